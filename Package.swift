@@ -1,0 +1,37 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "LoadingKit",
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11)],
+    products: [
+        .library(name: "LoadingKitNetworking", targets: ["LoadingKitNetworking"]),
+        .library(name: "LoadingKit", targets: ["LoadingKit"]),
+        .library(name: "LoadingKitTesting", targets: ["LoadingKitTesting"]),
+        .executable(name: "loadingkit-demo", targets: ["loadingkit-demo"]),
+        .executable(name: "loadingkit-bench", targets: ["loadingkit-bench"]),
+    ],
+    dependencies: [],
+    targets: [
+        .target(name: "LoadingKitNetworking"),
+        .target(name: "LoadingKit", dependencies: ["LoadingKitNetworking"]),
+        .target(name: "LoadingKitTesting", dependencies: ["LoadingKit", "LoadingKitNetworking"]),
+        .executableTarget(
+            name: "loadingkit-demo",
+            dependencies: ["LoadingKit", "LoadingKitTesting"]
+        ),
+        .executableTarget(
+            name: "loadingkit-bench",
+            dependencies: ["LoadingKit", "LoadingKitNetworking", "LoadingKitTesting"],
+            path: "Benchmarks/loadingkit-bench"
+        ),
+        .testTarget(
+            name: "LoadingKitNetworkingTests",
+            dependencies: ["LoadingKitNetworking", "LoadingKitTesting"],
+            resources: [.copy("Fixtures")]
+        ),
+        .testTarget(name: "LoadingKitTests", dependencies: ["LoadingKit", "LoadingKitTesting"]),
+        .testTarget(name: "LoadingKitTestingTests", dependencies: ["LoadingKitTesting"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

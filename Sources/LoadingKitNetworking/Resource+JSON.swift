@@ -1,0 +1,67 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+// MARK: - where A: Decodable
+
+extension Resource where A: Decodable & SendableMetatype {
+    /// A resource that sends a request without a body and decodes a JSON response.
+    ///
+    /// ```swift
+    /// let posts = Resource<[Post]>(url: baseURL.appending(path: "posts"),
+    ///                              query: [URLQueryItem(name: "_page", value: "2")])
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - url: The URL to load.
+    ///   - method: The HTTP method; `GET` by default.
+    ///   - query: Query items appended to the URL.
+    ///   - headers: Header fields of the request.
+    ///   - decoder: The decoder of the response body.
+    public init(
+        url: URL,
+        method: HTTPMethod = .get,
+        query: [URLQueryItem] = [],
+        headers: [String: String] = [:],
+        decoder: JSONDecoder = JSONDecoder()
+    ) {
+        var request = URLRequest(url: url)
+        request.httpMethod = method.rawValue
+        request.setValue("application/json", forHTTPHeaderField: "Accept")
+        self.init(request: request) { data, _ in
+            try decoder.decode(A.self, from: data)
+        }
+        self = self.query(query).headers(headers)
+    }
+
+    /// A resource that sends a JSON body and decodes a JSON response.
+    ///
+    /// ```swift
+    /// let create = try Resource<Post>(url: postsURL, method: .post, body: draft)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - url: The URL to send the body to.
+    ///   - method: The HTTP method; `POST` by default.
+    ///   - body: The value sent as the JSON body.
+    ///   - query: Query items appended to the URL.
+    ///   - headers: Header fields of the request.
+    ///   - encoder: The encoder of the body.
+    ///   - decoder: The decoder of the response body.
+    /// - Throws: `EncodingError` when `body` cannot be encoded.
+    public init<Body: Encodable>(
+        url: URL,
+        method: HTTPMethod = .post,
+        body: Body,
+        query: [URLQueryItem] = [],
+        headers: [String: String] = [:],
+        encoder: JSONEncoder = JSONEncoder(),
+        decoder: JSONDecoder = JSONDecoder()
+    ) throws {
+        self.init(url: url, method: method, query: query, headers: headers, decoder: decoder)
+        request.httpBody = try encoder.encode(body)
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+    }
+}

@@ -1,0 +1,150 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Something that can be loaded: a `URLRequest` plus the function that turns the
+/// response into a value.
+///
+/// Define resources as static members of the model they load:
+///
+/// ```swift
+/// struct Episode: Codable, Sendable { let id: Int; let title: String }
+///
+/// extension Episode {
+///     static func resource(id: Int) -> Resource<Episode> {
+///         Resource(url: URL(string: "https://api.example.com/episodes/\(id)")!)
+///     }
+/// }
+///
+/// let episode = try await Webservice().load(Episode.resource(id: 1))
+/// ```
+///
+/// A resource is a value: the modifiers (`header(_:_:)`, `timeout(_:)`,
+/// `ignoringCache()`, `map(_:)` …) return changed copies.
+public struct Resource<A>: Sendable {
+    /// The request to send.
+    public var request: URLRequest
+
+    /// The status codes whose responses are parsed; any other status ends the load
+    /// with ``WebserviceError/badStatus(_:)``. Defaults to `200..<300`.
+    public var acceptableStatusCodes: IndexSet
+
+    /// Whether the load must bypass every cache, including the conditional
+    /// revalidation a ``Webservice`` may do. Set by ``ignoringCache()``.
+    public private(set) var ignoresCache: Bool
+
+    /// Turns the body and response of an accepted status into the value. Runs off the
+    /// main actor, in the task that performed the request.
+    public let parse: @Sendable (Data, HTTPURLResponse) throws -> A
+
+    /// Creates a resource from a request and a parse function.
+    ///
+    /// - Parameters:
+    ///   - request: The request to send.
+    ///   - acceptableStatusCodes: The status codes whose responses are parsed.
+    ///   - parse: Turns the body and response into the value; whatever it throws
+    ///     ends the load as ``WebserviceError/decoding(_:)``.
+    public init(
+        request: URLRequest,
+        acceptableStatusCodes: IndexSet = Resource.successStatusCodes,
+        parse: @escaping @Sendable (Data, HTTPURLResponse) throws -> A
+    ) {
+        self.request = request
+        self.acceptableStatusCodes = acceptableStatusCodes
+        self.ignoresCache = false
+        self.parse = parse
+    }
+
+    /// The status codes accepted by default: `200..<300`.
+    public static var successStatusCodes: IndexSet { IndexSet(integersIn: 200..<300) }
+
+    /// The HTTP method of the request.
+    public var method: HTTPMethod {
+        HTTPMethod(rawValue: request.httpMethod ?? "GET")
+    }
+
+    /// A resource whose value is `transform` applied to this one's.
+    ///
+    /// ```swift
+    /// let titles = Post.all.map { posts in posts.map(\.title) }
+    /// ```
+    ///
+    /// Whatever `transform` throws ends the load as ``WebserviceError/decoding(_:)``.
+    public func map<B>(_ transform: @escaping @Sendable (A) throws -> B) -> Resource<B> {
+        let parse = self.parse
+        var mapped = Resource<B>(
+            request: request,
+            acceptableStatusCodes: acceptableStatusCodes
+        ) { data, response in
+            try transform(parse(data, response))
+        }
+        mapped.ignoresCache = ignoresCache
+        return mapped
+    }
+}
+
+// MARK: - Modifiers
+
+extension Resource {
+    /// A copy whose request carries the header field `name` set to `value`.
+    public func header(_ name: String, _ value: String) -> Resource {
+        var copy = self
+        copy.request.setValue(value, forHTTPHeaderField: name)
+        return copy
+    }
+
+    /// A copy whose request carries the given header fields, replacing any of the
+    /// same names.
+    public func headers(_ fields: [String: String]) -> Resource {
+        var copy = self
+        for (name, value) in fields {
+            copy.request.setValue(value, forHTTPHeaderField: name)
+        }
+        return copy
+    }
+
+    /// A copy whose URL has `items` appended to its query.
+    public func query(_ items: [URLQueryItem]) -> Resource {
+        guard !items.isEmpty, let url = request.url,
+            var components = URLComponents(url: url, resolvingAgainstBaseURL: true)
+        else { return self }
+        components.queryItems = (components.queryItems ?? []) + items
+        var copy = self
+        copy.request.url = components.url ?? url
+        return copy
+    }
+
+    /// A copy that gives up when no data arrives for `seconds`.
+    ///
+    /// FoundationNetworking on Linux truncates timeouts to whole seconds and fires a
+    /// timeout below one second at once, so values are rounded up to at least 1 s.
+    public func timeout(_ seconds: TimeInterval) -> Resource {
+        var copy = self
+        copy.request.timeoutInterval = Swift.max(1, seconds.rounded(.up))
+        return copy
+    }
+
+    /// A copy that accepts `codes` instead of the current acceptable status codes.
+    public func accepting(statusCodes codes: IndexSet) -> Resource {
+        var copy = self
+        copy.acceptableStatusCodes = codes
+        return copy
+    }
+
+    /// A copy with the given cache policy on its request.
+    public func cachePolicy(_ policy: URLRequest.CachePolicy) -> Resource {
+        var copy = self
+        copy.request.cachePolicy = policy
+        return copy
+    }
+
+    /// A copy that bypasses every cache: the request ignores local and remote caches
+    /// and a ``Webservice`` sends no stored validators with it.
+    public func ignoringCache() -> Resource {
+        var copy = cachePolicy(.reloadIgnoringLocalAndRemoteCacheData)
+        copy.ignoresCache = true
+        return copy
+    }
+}

@@ -1,0 +1,51 @@
+/// How far the download of a response body has come.
+///
+/// Ask for progress around any load; transports that can report it call the handler
+/// as bytes arrive:
+///
+/// ```swift
+/// let episode = try await TransferProgress.observing { progress in
+///     print(progress.fractionCompleted ?? 0)
+/// } during: {
+///     try await webservice.load(Episode.resource(id: 1))
+/// }
+/// ```
+public struct TransferProgress: Sendable, Equatable {
+    /// The number of body bytes received so far.
+    public var bytesReceived: Int64
+    /// The body's length from `Content-Length`, when the server sent it.
+    public var expectedBytes: Int64?
+
+    /// Creates a progress report.
+    public init(bytesReceived: Int64, expectedBytes: Int64?) {
+        self.bytesReceived = bytesReceived
+        self.expectedBytes = expectedBytes
+    }
+
+    /// The share of the body received, from 0 to 1, or `nil` when the length is
+    /// unknown.
+    public var fractionCompleted: Double? {
+        guard let expectedBytes, expectedBytes > 0 else { return nil }
+        return min(1, Double(bytesReceived) / Double(expectedBytes))
+    }
+
+    /// Receives progress reports; called on a transport's own queue.
+    public typealias Handler = @Sendable (TransferProgress) -> Void
+
+    /// The handler that transports report to for loads started in the current task.
+    @TaskLocal public static var observer: Handler?
+
+    /// Runs `operation` with `handler` receiving the progress of the transfers it
+    /// starts.
+    ///
+    /// - Parameters:
+    ///   - handler: Called with each progress report, on the transport's queue.
+    ///   - operation: The work whose transfers are observed.
+    /// - Returns: What `operation` returns.
+    public static func observing<T: Sendable>(
+        _ handler: @escaping Handler,
+        during operation: () async throws -> T
+    ) async rethrows -> T {
+        try await $observer.withValue(handler, operation: operation)
+    }
+}

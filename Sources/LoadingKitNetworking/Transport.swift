@@ -1,0 +1,28 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Sends a request and returns the whole response: what a ``Webservice`` loads through.
+///
+/// ``URLSessionTransport`` is the live transport; `MockTransport` from
+/// `LoadingKitTesting` scripts responses for tests. A transport of your own only sends:
+///
+/// ```swift
+/// struct LoggingTransport: Transport {
+///     let base: any Transport
+///     func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+///         print(request.httpMethod ?? "GET", request.url?.path ?? "")
+///         return try await base.send(request)
+///     }
+/// }
+/// ```
+public protocol Transport: Sendable {
+    /// Sends `request` and returns the body and the response, whatever its status.
+    ///
+    /// A transport ends promptly when the calling task is cancelled, throwing
+    /// `CancellationError`, `URLError(.cancelled)` or ``WebserviceError/cancelled``.
+    /// It reports download progress to ``TransferProgress/observer`` when it can.
+    func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse)
+}

@@ -1,0 +1,48 @@
+import Foundation
+import Synchronization
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+extension URLSessionTransport {
+    /// The session delegate: routes each callback to the exchange of its task.
+    ///
+    /// `URLSessionDelegate` refines `Sendable` on Linux; the only state is the
+    /// exchange table, behind a lock.
+    final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
+        private let exchanges = Mutex<[Int: Exchange]>([:])
+
+        func register(_ exchange: Exchange, for task: URLSessionTask) {
+            exchanges.withLock { $0[task.taskIdentifier] = exchange }
+        }
+
+        private func exchange(for task: URLSessionTask) -> Exchange? {
+            exchanges.withLock { $0[task.taskIdentifier] }
+        }
+
+        func urlSession(
+            _ session: URLSession,
+            dataTask: URLSessionDataTask,
+            didReceive response: URLResponse,
+            completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
+        ) {
+            let proceed = exchange(for: dataTask)?.receive(response) ?? false
+            completionHandler(proceed ? .allow : .cancel)
+        }
+
+        func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data)
+        {
+            exchange(for: dataTask)?.receive(data)
+        }
+
+        func urlSession(
+            _ session: URLSession,
+            task: URLSessionTask,
+            didCompleteWithError error: (any Error)?
+        ) {
+            let exchange = exchanges.withLock { $0.removeValue(forKey: task.taskIdentifier) }
+            exchange?.complete(error: error)
+        }
+    }
+}

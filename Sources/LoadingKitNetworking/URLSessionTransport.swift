@@ -1,0 +1,118 @@
+import Dispatch
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The live transport: one long-lived `URLSession` with a session delegate that
+/// streams bodies, enforces a size limit and reports progress.
+///
+/// ```swift
+/// let transport = URLSessionTransport(
+///     configuration: .init(maximumResponseSize: 1 << 20, timeout: 10)
+/// )
+/// let webservice = Webservice(transport: transport)
+/// ```
+///
+/// Create one transport and keep it: on Linux, sessions created per request leak
+/// threads and can crash at teardown. ``shared`` serves most apps.
+///
+/// Cancelling the task that awaits ``send(_:)`` returns at once with
+/// `CancellationError` and cancels the `URLSessionTask` from another queue. The
+/// transport never uses `URLSession`'s async methods, whose cancellation can
+/// deadlock FoundationNetworking on Linux.
+public final class URLSessionTransport: Transport {
+    /// How a ``URLSessionTransport`` sets up its session.
+    ///
+    /// ```swift
+    /// var configuration = URLSessionTransport.Configuration()
+    /// configuration.maximumResponseSize = 512 * 1024
+    /// ```
+    public struct Configuration: Sendable {
+        /// The largest body accepted, in bytes; a larger one ends the request with
+        /// ``WebserviceError/responseTooLarge(limit:)`` without being buffered.
+        /// Defaults to 64 MiB.
+        public var maximumResponseSize: Int
+        /// Seconds without data after which a request fails with
+        /// `URLError(.timedOut)`; whole seconds, at least one. Defaults to 60.
+        public var timeout: TimeInterval
+        /// The most connections open to one host at a time. Defaults to 6.
+        public var maximumConnectionsPerHost: Int
+        /// Header fields sent with every request.
+        public var additionalHeaders: [String: String]
+
+        /// Creates a configuration.
+        public init(
+            maximumResponseSize: Int = 64 << 20,
+            timeout: TimeInterval = 60,
+            maximumConnectionsPerHost: Int = 6,
+            additionalHeaders: [String: String] = [:]
+        ) {
+            self.maximumResponseSize = maximumResponseSize
+            self.timeout = timeout
+            self.maximumConnectionsPerHost = maximumConnectionsPerHost
+            self.additionalHeaders = additionalHeaders
+        }
+    }
+
+    /// A transport with the default configuration, shared by the whole process.
+    public static let shared = URLSessionTransport()
+
+    /// The configuration the transport was created with.
+    public let configuration: Configuration
+
+    private let session: URLSession
+    private let delegate: SessionDelegate
+
+    /// Creates a transport with its own session.
+    public init(configuration: Configuration = Configuration()) {
+        self.configuration = configuration
+        let sessionConfiguration = URLSessionConfiguration.ephemeral
+        sessionConfiguration.urlCache = nil
+        sessionConfiguration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        sessionConfiguration.timeoutIntervalForRequest = max(1, configuration.timeout.rounded(.up))
+        sessionConfiguration.httpMaximumConnectionsPerHost = configuration.maximumConnectionsPerHost
+        sessionConfiguration.httpAdditionalHeaders = configuration.additionalHeaders
+        let queue = OperationQueue()
+        queue.name = "LoadingKit.URLSessionTransport"
+        queue.maxConcurrentOperationCount = 1
+        delegate = SessionDelegate()
+        session = URLSession(
+            configuration: sessionConfiguration,
+            delegate: delegate,
+            delegateQueue: queue
+        )
+    }
+
+    deinit {
+        session.invalidateAndCancel()
+    }
+
+    /// Sends `request` through the session.
+    ///
+    /// - Returns: The body and the response, whatever its status.
+    /// - Throws: `URLError` when the request fails, `CancellationError` when the task
+    ///   is cancelled, ``WebserviceError/responseTooLarge(limit:)`` past the size
+    ///   limit.
+    public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+        let task = session.dataTask(with: request)
+        let exchange = Exchange(
+            task: task,
+            limit: configuration.maximumResponseSize,
+            progress: TransferProgress.observer
+        )
+        // The exchange is registered before the cancellation handler exists, so a
+        // cancellation or an early completion always finds it.
+        delegate.register(exchange, for: task)
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                if exchange.start(continuation) {
+                    task.resume()
+                }
+            }
+        } onCancel: {
+            exchange.cancel()
+        }
+    }
+}

@@ -1,0 +1,124 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+extension WebserviceError {
+    /// Maps whatever a transport threw to a webservice error.
+    ///
+    /// `CancellationError` and `URLError(.cancelled)` both mean the load was cancelled;
+    /// a ``WebserviceError`` passes through unchanged.
+    ///
+    /// - Parameters:
+    ///   - error: The error a transport threw.
+    ///   - url: The URL that was requested.
+    public init(transportError error: any Error, url: URL?) {
+        switch error {
+        case let error as WebserviceError:
+            self = error
+        case is CancellationError:
+            self = .cancelled
+        case let error as URLError where error.code == .cancelled:
+            self = .cancelled
+        default:
+            self = .transport(TransportFailure(underlying: error, url: url))
+        }
+    }
+
+    /// Maps whatever a parse function threw to a webservice error.
+    ///
+    /// A `DecodingError` gives its coding path and debug description; a
+    /// ``WebserviceError`` passes through unchanged.
+    ///
+    /// - Parameters:
+    ///   - error: The error a parse function threw.
+    ///   - url: The URL whose body was parsed.
+    public init(parseError error: any Error, url: URL?) {
+        switch error {
+        case let error as WebserviceError:
+            self = error
+        case let error as DecodingError:
+            self = .decoding(DecodingFailure(decodingError: error, url: url))
+        default:
+            self = .decoding(
+                DecodingFailure(codingPath: "", message: String(describing: error), url: url)
+            )
+        }
+    }
+
+    /// The error for a response whose status was not accepted.
+    static func status(_ response: HTTPURLResponse, body: Data) -> WebserviceError {
+        if response.statusCode == 304 {
+            return .notModifiedWithoutCache(url: response.url)
+        }
+        var headers: [String: String] = [:]
+        for case (let name as String, let value as String) in response.allHeaderFields {
+            headers[name] = value
+        }
+        return .badStatus(
+            StatusFailure(
+                statusCode: response.statusCode,
+                headers: headers,
+                body: body,
+                url: response.url
+            )
+        )
+    }
+}
+
+extension WebserviceError.DecodingFailure {
+    /// Creates a decoding failure from a `DecodingError`, keeping its coding path.
+    init(decodingError error: DecodingError, url: URL?) {
+        let context: DecodingError.Context
+        let detail: String
+        switch error {
+        case .typeMismatch(let type, let errorContext):
+            context = errorContext
+            detail = "expected \(type)"
+        case .valueNotFound(let type, let errorContext):
+            context = errorContext
+            detail = "expected \(type) but found null"
+        case .keyNotFound(let key, let errorContext):
+            context = errorContext.appending(key)
+            detail = "missing key \"\(key.stringValue)\""
+        case .dataCorrupted(let errorContext):
+            context = errorContext
+            detail = "data corrupted"
+        @unknown default:
+            self.init(codingPath: "", message: String(describing: error), url: url)
+            return
+        }
+        let underlying = (context.underlyingError as? NSError)?.localizedDescription
+        let message = [detail, context.debugDescription, underlying]
+            .compactMap { $0 }
+            .filter { !$0.isEmpty }
+            .joined(separator: ": ")
+        self.init(codingPath: context.codingPath.pathDescription, message: message, url: url)
+    }
+}
+
+extension DecodingError.Context {
+    fileprivate func appending(_ key: any CodingKey) -> DecodingError.Context {
+        DecodingError.Context(
+            codingPath: codingPath + [key],
+            debugDescription: debugDescription,
+            underlyingError: underlyingError
+        )
+    }
+}
+
+extension [any CodingKey] {
+    /// The path as written in code: `items[3].title`.
+    fileprivate var pathDescription: String {
+        var path = ""
+        for key in self {
+            if let index = key.intValue {
+                path += "[\(index)]"
+            } else {
+                path += path.isEmpty ? key.stringValue : ".\(key.stringValue)"
+            }
+        }
+        return path
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+
+extension LoopbackServer {
+    /// Serves one keep-alive connection: reads requests, answers each in one write.
+    struct Connection {
+        let socket: Socket
+        let core: Core
+        private var buffer: [UInt8] = []
+
+        init(socket: Socket, core: Core) {
+            self.socket = socket
+            self.core = core
+        }
+
+        mutating func serve() {
+            while let (request, keepAlive) = nextRequest() {
+                let response = core.handler(for: request)(request)
+                guard core.wait(response.delay) else { return }
+                guard socket.send(response.serialized(keepAlive: keepAlive)), keepAlive,
+                    !response.closesConnection
+                else { return }
+            }
+        }
+
+        /// Reads the next request; `nil` at the end of the stream or on a malformed one.
+        private mutating func nextRequest() -> (Request, keepAlive: Bool)? {
+            guard let headEnd = readUntilHeadEnd() else { return nil }
+            let head = String(decoding: buffer[..<headEnd], as: UTF8.self)
+            buffer.removeFirst(headEnd + 4)
+            var lines = head.split(separator: "\r\n", omittingEmptySubsequences: false)
+            let requestLine = lines.removeFirst().split(separator: " ")
+            guard requestLine.count == 3 else {
+                _ = socket.send(
+                    Response.text("Bad request", status: 400).serialized(keepAlive: false)
+                )
+                return nil
+            }
+            let headers = lines.compactMap { line -> (name: String, value: String)? in
+                guard let colon = line.firstIndex(of: ":") else { return nil }
+                let name = line[..<colon].trimmingCharacters(in: .whitespaces)
+                let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+                return (name, value)
+            }
+            let length =
+                headers.first { $0.name.lowercased() == "content-length" }
+                .flatMap { Int($0.value) } ?? 0
+            guard let body = read(count: length) else { return nil }
+            let request = Request(
+                method: String(requestLine[0]),
+                target: String(requestLine[1]),
+                headers: headers,
+                body: Data(body)
+            )
+            let connection = request.header("connection")?.lowercased()
+            let keepAlive =
+                requestLine[2] == "HTTP/1.1" ? connection != "close" : connection == "keep-alive"
+            return (request, keepAlive)
+        }
+
+        private mutating func readUntilHeadEnd() -> Int? {
+            var searchFrom = 0
+            while true {
+                if let end = headEnd(from: searchFrom) {
+                    return end
+                }
+                searchFrom = max(0, buffer.count - 3)
+                let chunk = socket.receive()
+                guard !chunk.isEmpty else { return nil }
+                buffer += chunk
+            }
+        }
+
+        private func headEnd(from start: Int) -> Int? {
+            guard buffer.count >= 4 else { return nil }
+            var index = start
+            while index + 3 < buffer.count {
+                if buffer[index] == 13, buffer[index + 1] == 10, buffer[index + 2] == 13,
+                    buffer[index + 3] == 10
+                {
+                    return index
+                }
+                index += 1
+            }
+            return nil
+        }
+
+        private mutating func read(count: Int) -> [UInt8]? {
+            while buffer.count < count {
+                let chunk = socket.receive()
+                guard !chunk.isEmpty else { return nil }
+                buffer += chunk
+            }
+            let body = Array(buffer[..<count])
+            buffer.removeFirst(count)
+            return body
+        }
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+
+extension LoopbackServer {
+    /// A request as the loopback server received it.
+    ///
+    /// ```swift
+    /// server.route("/echo", method: .post) { request in
+    ///     .init(body: request.body, headers: ["Content-Type": request.header("content-type") ?? ""])
+    /// }
+    /// ```
+    public struct Request: Sendable {
+        /// The method token, such as `GET`.
+        public let method: String
+        /// The request target: path and query, as sent.
+        public let target: String
+        /// The header fields in the order received.
+        public let headers: [(name: String, value: String)]
+        /// The body.
+        public let body: Data
+
+        /// Creates a request.
+        public init(
+            method: String,
+            target: String,
+            headers: [(name: String, value: String)],
+            body: Data
+        ) {
+            self.method = method
+            self.target = target
+            self.headers = headers
+            self.body = body
+        }
+
+        /// The path of the target, without the query.
+        public var path: String {
+            String(target.prefix { $0 != "?" })
+        }
+
+        /// The query items of the target.
+        public var queryItems: [URLQueryItem] {
+            URLComponents(string: target)?.queryItems ?? []
+        }
+
+        /// The value of the first query item named `name`.
+        public func query(_ name: String) -> String? {
+            queryItems.first { $0.name == name }?.value
+        }
+
+        /// The value of the first header field named `name`, case-insensitively.
+        public func header(_ name: String) -> String? {
+            headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
+        }
+    }
+}

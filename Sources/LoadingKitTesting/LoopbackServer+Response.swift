@@ -1,0 +1,149 @@
+import Foundation
+
+extension LoopbackServer {
+    /// What a loopback route answers, and how: after a delay, or cut short.
+    ///
+    /// ```swift
+    /// .json(posts, headers: ["ETag": #""v1""#])
+    /// .text("busy", status: 503, headers: ["Retry-After": "1"])
+    /// .json(page).delayed(by: .seconds(5))
+    /// .json(largePage).truncated(afterBodyBytes: 100)
+    /// ```
+    public struct Response: Sendable {
+        /// The status code.
+        public var status: Int
+        /// The header fields; `Content-Length` and `Connection` are added.
+        public var headers: [(name: String, value: String)]
+        /// The body.
+        public var body: Data
+        /// How long the server waits before answering; cut short when it stops.
+        public var delay: Duration
+        /// When set, the connection is closed after this many body bytes, although
+        /// `Content-Length` announces the whole body.
+        public var truncatedAfterBodyBytes: Int?
+        /// Whether `Content-Length` is sent; without it the body ends when the server
+        /// closes the connection.
+        public var announcesLength: Bool
+
+        /// Creates a response.
+        public init(
+            status: Int = 200,
+            headers: [(name: String, value: String)] = [],
+            body: Data = Data()
+        ) {
+            self.status = status
+            self.headers = headers
+            self.body = body
+            self.delay = .zero
+            self.truncatedAfterBodyBytes = nil
+            self.announcesLength = true
+        }
+
+        /// A response whose body is `value` as JSON.
+        ///
+        /// A value that cannot be encoded is a mistake in the test and stops it.
+        public static func json<T: Encodable>(
+            _ value: T,
+            status: Int = 200,
+            headers: [(name: String, value: String)] = [],
+            encoder: JSONEncoder = JSONEncoder()
+        ) -> Response {
+            let body: Data
+            do {
+                body = try encoder.encode(value)
+            } catch {
+                preconditionFailure("LoopbackServer.Response.json could not encode: \(error)")
+            }
+            return Response(
+                status: status,
+                headers: [("Content-Type", "application/json")] + headers,
+                body: body
+            )
+        }
+
+        /// A response whose body is `text` in UTF-8.
+        public static func text(
+            _ text: String,
+            status: Int = 200,
+            headers: [(name: String, value: String)] = []
+        ) -> Response {
+            Response(
+                status: status,
+                headers: [("Content-Type", "text/plain; charset=utf-8")] + headers,
+                body: Data(text.utf8)
+            )
+        }
+
+        /// A response with only a status code.
+        public static func status(
+            _ code: Int,
+            headers: [(name: String, value: String)] = []
+        ) -> Response {
+            Response(status: code, headers: headers)
+        }
+
+        /// A copy that the server sends only after `delay`.
+        public func delayed(by delay: Duration) -> Response {
+            var copy = self
+            copy.delay = delay
+            return copy
+        }
+
+        /// A copy whose connection closes after `count` body bytes.
+        public func truncated(afterBodyBytes count: Int) -> Response {
+            var copy = self
+            copy.truncatedAfterBodyBytes = count
+            return copy
+        }
+
+        /// A copy without `Content-Length`, whose body ends when the connection closes.
+        public func withoutContentLength() -> Response {
+            var copy = self
+            copy.announcesLength = false
+            return copy
+        }
+
+        /// Whether the connection must close after this response.
+        var closesConnection: Bool { truncatedAfterBodyBytes != nil || !announcesLength }
+
+        /// A copy with one more header field.
+        public func header(_ name: String, _ value: String) -> Response {
+            var copy = self
+            copy.headers.append((name, value))
+            return copy
+        }
+
+        /// The bytes sent on the wire: the head and the (possibly truncated) body.
+        func serialized(keepAlive: Bool) -> [UInt8] {
+            var head = "HTTP/1.1 \(status) \(Self.reason(for: status))\r\n"
+            for (name, value) in headers {
+                head += "\(name): \(value)\r\n"
+            }
+            if announcesLength {
+                head += "Content-Length: \(body.count)\r\n"
+            }
+            head +=
+                keepAlive && !closesConnection
+                ? "Connection: keep-alive\r\n\r\n" : "Connection: close\r\n\r\n"
+            let bodyBytes = truncatedAfterBodyBytes.map { body.prefix($0) } ?? body
+            return Array(head.utf8) + bodyBytes
+        }
+
+        private static func reason(for status: Int) -> String {
+            switch status {
+            case 200: "OK"
+            case 201: "Created"
+            case 204: "No Content"
+            case 304: "Not Modified"
+            case 400: "Bad Request"
+            case 404: "Not Found"
+            case 408: "Request Timeout"
+            case 422: "Unprocessable Content"
+            case 429: "Too Many Requests"
+            case 500: "Internal Server Error"
+            case 503: "Service Unavailable"
+            default: "Status"
+            }
+        }
+    }
+}

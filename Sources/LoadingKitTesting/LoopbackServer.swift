@@ -1,0 +1,95 @@
+import Dispatch
+import Foundation
+import LoadingKitNetworking
+import Synchronization
+
+/// A real HTTP/1.1 server on `127.0.0.1` at an ephemeral port, for tests, the demo
+/// and benchmarks.
+///
+/// Routes are closures from a ``Request`` to a ``Response``; an unknown route gets
+/// 404. Connections are kept alive and served concurrently, each on its own thread.
+/// The server stops on ``stop()`` or when it is released, closing every socket and
+/// waiting for its threads.
+///
+/// ```swift
+/// let server = try LoopbackServer()
+/// server.route("/episodes/1") { _ in .json(Episode(id: 1, title: "Pilot")) }
+/// let webservice = Webservice(transport: URLSessionTransport())
+/// let episode = try await webservice.load(Resource<Episode>(url: server.url("/episodes/1")))
+/// ```
+public final class LoopbackServer: Sendable {
+    /// Answers a request; runs on the connection's thread.
+    public typealias Handler = @Sendable (Request) -> Response
+
+    private let core: Core
+
+    /// Starts a server; requests that match no route go to `fallback`.
+    ///
+    /// - Parameter fallback: Answers requests no route matches; 404 by default.
+    /// - Throws: When the socket cannot be opened.
+    public init(fallback: @escaping Handler = { _ in .text("Not found", status: 404) }) throws {
+        core = try Core(fallback: fallback)
+        core.start()
+    }
+
+    deinit {
+        core.stop()
+    }
+
+    /// The port the server listens on.
+    public var port: UInt16 { core.port }
+
+    /// `http://127.0.0.1:PORT`.
+    public var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
+
+    /// The absolute URL of `pathAndQuery`, such as `"/posts?_page=2"`.
+    public func url(_ pathAndQuery: String) -> URL {
+        URL(string: baseURL.absoluteString + pathAndQuery)!
+    }
+
+    /// Answers requests to `path` (without query) with `handler`, replacing an earlier
+    /// route for the same method and path.
+    ///
+    /// - Parameters:
+    ///   - path: The path to match, such as `"/posts"`.
+    ///   - method: The method to match; `GET` by default.
+    ///   - handler: Makes the response.
+    public func route(
+        _ path: String,
+        method: HTTPMethod = .get,
+        handler: @escaping Handler
+    ) {
+        core.routes.withLock { $0["\(method) \(path)"] = handler }
+    }
+
+    /// Every request received so far, in order of arrival.
+    public var requests: [Request] { core.log.withLock { $0.requests } }
+
+    /// How many requests for `path` (without query) were received.
+    public func requestCount(for path: String) -> Int {
+        requests.count { $0.path == path }
+    }
+
+    /// Returns once `count` requests in all have been received.
+    public func waitForRequests(_ count: Int) async {
+        await withCheckedContinuation { continuation in
+            let ready = core.log.withLock { log in
+                guard log.requests.count < count else { return true }
+                log.waiters.append((count, continuation))
+                return false
+            }
+            if ready {
+                continuation.resume()
+            }
+        }
+    }
+
+    /// How many connections have been accepted so far.
+    public var connectionCount: Int { core.connections.withLock { $0.accepted } }
+
+    /// Stops the server: closes every socket, cuts delays short and waits for every
+    /// thread to finish. Calling it again does nothing.
+    public func stop() {
+        core.stop()
+    }
+}

@@ -1,0 +1,197 @@
+import Foundation
+import LoadingKitNetworking
+import Synchronization
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A transport that answers from a script, for tests.
+///
+/// Responses are queued per route (method plus path, path and query, or absolute
+/// URL) and consumed in order. Every request is recorded; one that nothing is
+/// scripted for fails with ``UnexpectedRequest``.
+///
+/// ```swift
+/// let mock = MockTransport()
+/// mock.respond(to: "/episodes/1", with: .json(Episode(id: 1, title: "Pilot")))
+/// mock.fail("/episodes/2", with: URLError(.notConnectedToInternet))
+///
+/// let webservice = Webservice(transport: mock)
+/// let episode = try await webservice.load(Episode.resource(id: 1))
+/// try mock.verifyAllConsumed()
+/// ```
+public final class MockTransport: Transport {
+    private enum Outcome: Sendable {
+        case response(MockResponse)
+        case failure(any Error)
+    }
+
+    private struct Step: Sendable {
+        let outcome: Outcome
+        let gate: Gate?
+    }
+
+    private struct State {
+        var script: [Route: [Step]] = [:]
+        var routeOrder: [Route] = []
+        var requests: [URLRequest] = []
+        var requestWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+    }
+
+    private let state = Mutex(State())
+
+    /// Creates a transport with an empty script.
+    public init() {}
+
+    // MARK: - Scripting
+
+    /// Queues `response` for the next request to `route`.
+    ///
+    /// - Parameters:
+    ///   - route: `"/path"`, `"/path?query"` or an absolute URL string.
+    ///   - method: The request method to match; `GET` by default.
+    ///   - response: What the request gets.
+    ///   - gate: When given, the response is held until the gate opens.
+    public func respond(
+        to route: String,
+        method: HTTPMethod = .get,
+        with response: MockResponse,
+        after gate: Gate? = nil
+    ) {
+        enqueue(Step(outcome: .response(response), gate: gate), for: Route(method, route))
+    }
+
+    /// Queues a failure for the next request to `route`: the transport throws `error`.
+    ///
+    /// - Parameters:
+    ///   - route: `"/path"`, `"/path?query"` or an absolute URL string.
+    ///   - method: The request method to match; `GET` by default.
+    ///   - error: What the transport throws, such as `URLError(.timedOut)`.
+    ///   - gate: When given, the failure is held until the gate opens.
+    public func fail(
+        _ route: String,
+        method: HTTPMethod = .get,
+        with error: any Error,
+        after gate: Gate? = nil
+    ) {
+        enqueue(Step(outcome: .failure(error), gate: gate), for: Route(method, route))
+    }
+
+    private func enqueue(_ step: Step, for route: Route) {
+        state.withLock { state in
+            if state.script[route] == nil {
+                state.routeOrder.append(route)
+            }
+            state.script[route, default: []].append(step)
+        }
+    }
+
+    // MARK: - Inspection
+
+    /// Every request received, in order.
+    public var requests: [URLRequest] { state.withLock { $0.requests } }
+
+    /// How many requests matched `route` and `method`.
+    public func requestCount(for route: String, method: HTTPMethod = .get) -> Int {
+        let route = Route(method, route)
+        return requests.count { route.matches($0) }
+    }
+
+    /// The scripted responses no request has consumed, described as `METHOD route`.
+    public var unconsumed: [String] {
+        state.withLock { state in
+            state.routeOrder.flatMap { route in
+                Array(repeating: route.description, count: state.script[route]?.count ?? 0)
+            }
+        }
+    }
+
+    /// Throws ``Unconsumed`` when a scripted response was never requested.
+    public func verifyAllConsumed() throws(Unconsumed) {
+        let remaining = unconsumed
+        guard remaining.isEmpty else { throw Unconsumed(routes: remaining) }
+    }
+
+    /// Returns once `count` requests in all have been received.
+    public func waitForRequests(_ count: Int) async {
+        await withCheckedContinuation { continuation in
+            let ready = state.withLock { state in
+                guard state.requests.count < count else { return true }
+                state.requestWaiters.append((count, continuation))
+                return false
+            }
+            if ready {
+                continuation.resume()
+            }
+        }
+    }
+
+    // MARK: - Transport
+
+    /// Answers `request` with the next step scripted for its route.
+    ///
+    /// - Throws: The scripted error, ``UnexpectedRequest`` when nothing is scripted,
+    ///   or `CancellationError` when the task is cancelled.
+    public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+        let (step, arrived) = state.withLock { state in
+            state.requests.append(request)
+            let count = state.requests.count
+            let arrived = state.requestWaiters.filter { $0.count <= count }
+            state.requestWaiters.removeAll { $0.count <= count }
+            let route = state.routeOrder.first { route in
+                route.matches(request) && state.script[route]?.isEmpty == false
+            }
+            return (route.map { state.script[$0]!.removeFirst() }, arrived)
+        }
+        for waiter in arrived {
+            waiter.continuation.resume()
+        }
+        guard let step else { throw UnexpectedRequest(request: request) }
+        try await step.gate?.pass()
+        try Task.checkCancellation()
+        switch step.outcome {
+        case .failure(let error):
+            throw error
+        case .response(let response):
+            let url = request.url ?? URL(string: "mock:")!
+            guard
+                let http = HTTPURLResponse(
+                    url: url,
+                    statusCode: response.statusCode,
+                    httpVersion: "HTTP/1.1",
+                    headerFields: response.headers
+                )
+            else { throw URLError(.badServerResponse) }
+            return (response.body, http)
+        }
+    }
+}
+
+// MARK: - Errors
+
+extension MockTransport {
+    /// A request arrived that nothing was scripted for.
+    public struct UnexpectedRequest: Error, CustomStringConvertible {
+        /// The request.
+        public let request: URLRequest
+
+        /// Names the request and how to script it.
+        public var description: String {
+            let method = request.httpMethod ?? "GET"
+            let url = request.url?.absoluteString ?? "(no URL)"
+            return "MockTransport: unexpected \(method) \(url); script it with respond(to:with:)"
+        }
+    }
+
+    /// Scripted responses were left unconsumed.
+    public struct Unconsumed: Error, CustomStringConvertible {
+        /// The routes with responses left, one entry per response.
+        public let routes: [String]
+
+        /// Lists the routes.
+        public var description: String {
+            "MockTransport: scripted but never requested: " + routes.joined(separator: ", ")
+        }
+    }
+}

@@ -1,0 +1,134 @@
+import Foundation
+import LoadingKitNetworking
+import LoadingKitTesting
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+@Suite("LoopbackServer", .timeLimit(.minutes(1)))
+struct LoopbackServerTests {
+    static let transport = URLSessionTransport(configuration: .init(timeout: 10))
+    let server: LoopbackServer
+    let webservice = Webservice(transport: Self.transport)
+
+    init() throws {
+        server = try LoopbackServer()
+    }
+
+    func text(_ path: String, method: HTTPMethod = .get, body: Data? = nil) -> Resource<String> {
+        var request = URLRequest(url: server.url(path))
+        request.httpMethod = method.rawValue
+        request.httpBody = body
+        return Resource(request: request) { data, _ in String(decoding: data, as: UTF8.self) }
+    }
+
+    @Test("it listens on an ephemeral loopback port")
+    func address() {
+        #expect(server.port > 0)
+        #expect(server.baseURL.host == "127.0.0.1")
+        #expect(server.url("/a?b=1").absoluteString == "http://127.0.0.1:\(server.port)/a?b=1")
+    }
+
+    @Test("routes answer by method and path; anything else is 404")
+    func routes() async throws {
+        server.route("/a") { _ in .text("get a") }
+        server.route("/a", method: .put) { _ in .text("put a") }
+        #expect(try await webservice.load(text("/a?x=1")) == "get a")
+        #expect(try await webservice.load(text("/a", method: .put)) == "put a")
+        await #expect(throws: WebserviceError.self) { try await webservice.load(text("/b")) }
+    }
+
+    @Test("requests are recorded with method, target, headers and body")
+    func recording() async throws {
+        server.route("/echo", method: .post) { request in .init(body: request.body) }
+        var resource = text("/echo?q=1", method: .post, body: Data("hello".utf8))
+        resource = resource.header("X-Trace", "abc")
+        #expect(try await webservice.load(resource) == "hello")
+        let request = try #require(server.requests.first)
+        #expect(request.method == "POST")
+        #expect(request.target == "/echo?q=1")
+        #expect(request.path == "/echo")
+        #expect(request.query("q") == "1")
+        #expect(request.header("x-trace") == "abc")
+        #expect(server.requestCount(for: "/echo") == 1)
+    }
+
+    @Test("sequential requests reuse one keep-alive connection")
+    func keepAlive() async throws {
+        server.route("/a") { _ in .text("a") }
+        for _ in 0..<5 {
+            _ = try await webservice.load(text("/a"))
+        }
+        #expect(server.requestCount(for: "/a") == 5)
+        #expect(server.connectionCount == 1)
+    }
+
+    @Test("concurrent requests are served on several connections")
+    func concurrent() async throws {
+        server.route("/slow") { request in
+            Response.text(request.query("i") ?? "").delayed(by: .milliseconds(50))
+        }
+        let webservice = self.webservice
+        let resources = (0..<12).map { text("/slow?i=\($0)") }
+        let bodies = try await withThrowingTaskGroup(of: String.self) { group in
+            for resource in resources {
+                group.addTask { try await webservice.load(resource) }
+            }
+            return try await group.reduce(into: Set<String>()) { $0.insert($1) }
+        }
+        #expect(bodies == Set((0..<12).map(String.init)))
+        #expect(server.connectionCount > 1)
+    }
+
+    @Test("headers of the response arrive as set")
+    func responseHeaders() async throws {
+        server.route("/a") { _ in
+            Response.text("x").header("ETag", #"W/"1""#).header("Retry-After", "3")
+        }
+        let resource = Resource<String?>(request: URLRequest(url: server.url("/a"))) {
+            _,
+            response in
+            response.value(forHTTPHeaderField: "etag")
+        }
+        #expect(try await webservice.load(resource) == #"W/"1""#)
+    }
+
+    @Test("stop closes the port and cuts a pending delay short")
+    func stop() async throws {
+        server.route("/held") { _ in Response.text("late").delayed(by: .seconds(120)) }
+        let webservice = self.webservice
+        let held = text("/held")
+        let task = Task { try await webservice.load(held) }
+        await server.waitForRequests(1)
+        server.stop()
+        await #expect(throws: WebserviceError.self) { try await task.value }
+        let error = await #expect(throws: WebserviceError.self) {
+            try await webservice.load(text("/held"))
+        }
+        guard case .transport = error else {
+            Issue.record(
+                "expected a transport failure after stop, got \(String(describing: error))"
+            )
+            return
+        }
+        server.stop()
+    }
+
+    @Test("releasing the server stops it")
+    func releaseStops() async throws {
+        var server: LoopbackServer? = try LoopbackServer()
+        let url = try #require(server?.url("/a"))
+        weak let weakServer = server
+        server = nil
+        #expect(weakServer == nil)
+        await #expect(throws: WebserviceError.self) {
+            try await webservice.load(
+                Resource<String>(request: URLRequest(url: url)) { _, _ in "" }
+            )
+        }
+    }
+}
+
+typealias Response = LoopbackServer.Response

@@ -1,0 +1,12 @@
+import Foundation
+import LoadingKit
+import Testing
+
+@Suite("LoadingKit module")
+struct ExportsTests {
+    @Test("importing LoadingKit brings the networking layer with it")
+    func reexportsNetworking() {
+        let resource = Resource<[String]>(url: URL(string: "https://api.example.com/tags")!)
+        #expect(resource.method == .get)
+    }
+}
