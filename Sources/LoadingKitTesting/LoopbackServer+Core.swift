@@ -6,10 +6,6 @@ extension LoopbackServer {
     /// The running server: its sockets, threads and shared state. Threads hold the
     /// core, never the ``LoopbackServer``, so releasing the server stops it.
     final class Core: Sendable {
-        struct Log {
-            var requests: [Request] = []
-            var waiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
-        }
 
         struct Connections {
             var open: [Int32: Socket] = [:]
@@ -18,7 +14,8 @@ extension LoopbackServer {
         }
 
         let routes = Mutex<[String: Handler]>([:])
-        let log = Mutex(Log())
+        let requests = Mutex<[Request]>([])
+        let received = Counter()
         let connections = Mutex(Connections())
         let port: UInt16
         private let listener: Socket
@@ -84,16 +81,8 @@ extension LoopbackServer {
 
         /// Records `request` and picks its handler.
         func handler(for request: Request) -> Handler {
-            let waiters = log.withLock { log in
-                log.requests.append(request)
-                let count = log.requests.count
-                let ready = log.waiters.filter { $0.count <= count }
-                log.waiters.removeAll { $0.count <= count }
-                return ready
-            }
-            for waiter in waiters {
-                waiter.continuation.resume()
-            }
+            requests.withLock { $0.append(request) }
+            received.increment()
             return routes.withLock { $0["\(request.method) \(request.path)"] } ?? fallback
         }
 

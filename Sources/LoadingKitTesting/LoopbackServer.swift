@@ -63,7 +63,7 @@ public final class LoopbackServer: Sendable {
     }
 
     /// Every request received so far, in order of arrival.
-    public var requests: [Request] { core.log.withLock { $0.requests } }
+    public var requests: [Request] { core.requests.withLock { $0 } }
 
     /// How many requests for `path` (without query) were received.
     public func requestCount(for path: String) -> Int {
@@ -72,16 +72,7 @@ public final class LoopbackServer: Sendable {
 
     /// Returns once `count` requests in all have been received.
     public func waitForRequests(_ count: Int) async {
-        await withCheckedContinuation { continuation in
-            let ready = core.log.withLock { log in
-                guard log.requests.count < count else { return true }
-                log.waiters.append((count, continuation))
-                return false
-            }
-            if ready {
-                continuation.resume()
-            }
-        }
+        await core.received.wait(for: count)
     }
 
     /// How many connections have been accepted so far.

@@ -15,27 +15,40 @@ extension MockTransport {
     /// ```
     ///
     /// A request held at a gate ends with `CancellationError` as soon as its task is
-    /// cancelled.
+    /// cancelled — unless the gate is made with `honorsCancellation: false`, which
+    /// stands for a server whose response is already on its way: it arrives when the
+    /// gate opens, cancelled or not.
     public final class Gate: Sendable {
         private struct State {
             var isOpen = false
-            var arrivals = 0
             var nextID = 0
             var held: [Int: CheckedContinuation<Void, any Error>] = [:]
             var cancelledBeforeHeld: Set<Int> = []
-            var arrivalWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
         }
 
         private let state = Mutex(State())
+        private let arrived = Counter()
+        private let cancelled = Counter()
+
+        /// Whether a held request ends when its task is cancelled.
+        public let honorsCancellation: Bool
 
         /// Creates a closed gate.
-        public init() {}
+        ///
+        /// - Parameter honorsCancellation: Whether a held request ends as soon as its
+        ///   task is cancelled; `true` by default.
+        public init(honorsCancellation: Bool = true) {
+            self.honorsCancellation = honorsCancellation
+        }
 
         /// Whether the gate has been opened.
         public var isOpen: Bool { state.withLock { $0.isOpen } }
 
         /// How many requests have reached the gate so far.
-        public var arrivals: Int { state.withLock { $0.arrivals } }
+        public var arrivals: Int { arrived.value }
+
+        /// How many held requests were cancelled before the gate opened.
+        public var cancellations: Int { cancelled.value }
 
         /// Releases every held request; requests that arrive later pass at once.
         public func open() {
@@ -51,53 +64,27 @@ extension MockTransport {
 
         /// Returns once `count` requests in all have reached the gate.
         public func waitForArrivals(_ count: Int = 1) async {
-            await withCheckedContinuation { continuation in
-                let ready = state.withLock { state in
-                    guard state.arrivals < count else { return true }
-                    state.arrivalWaiters.append((count, continuation))
-                    return false
-                }
-                if ready {
-                    continuation.resume()
-                }
-            }
+            await arrived.wait(for: count)
         }
 
-        /// Suspends the calling request until the gate opens or the task is cancelled.
+        /// Returns once `count` held requests in all have been cancelled.
+        public func waitForCancellations(_ count: Int = 1) async {
+            await cancelled.wait(for: count)
+        }
+
+        /// Suspends the calling request until the gate opens or, when the gate honours
+        /// cancellation, the task is cancelled.
         func pass() async throws {
             let id = state.withLock { state in
                 defer { state.nextID += 1 }
                 return state.nextID
             }
+            guard honorsCancellation else {
+                try await hold(id)
+                return
+            }
             try await withTaskCancellationHandler {
-                try await withCheckedThrowingContinuation { continuation in
-                    enum Outcome {
-                        case pass
-                        case cancelled
-                        case hold
-                    }
-                    let (outcome, arrived) = state.withLock { state in
-                        state.arrivals += 1
-                        let arrived = state.arrivalWaiters.filter { $0.count <= state.arrivals }
-                        state.arrivalWaiters.removeAll { $0.count <= state.arrivals }
-                        if state.cancelledBeforeHeld.remove(id) != nil {
-                            return (Outcome.cancelled, arrived)
-                        }
-                        if state.isOpen {
-                            return (Outcome.pass, arrived)
-                        }
-                        state.held[id] = continuation
-                        return (Outcome.hold, arrived)
-                    }
-                    for waiter in arrived {
-                        waiter.continuation.resume()
-                    }
-                    switch outcome {
-                    case .pass: continuation.resume()
-                    case .cancelled: continuation.resume(throwing: CancellationError())
-                    case .hold: break
-                    }
-                }
+                try await hold(id)
             } onCancel: {
                 let held = state.withLock { state in
                     guard let held = state.held.removeValue(forKey: id) else {
@@ -106,7 +93,40 @@ extension MockTransport {
                     }
                     return held
                 }
-                held?.resume(throwing: CancellationError())
+                if let held {
+                    cancelled.increment()
+                    held.resume(throwing: CancellationError())
+                }
+            }
+        }
+
+        private func hold(_ id: Int) async throws {
+            enum Outcome {
+                case pass
+                case cancelled
+                case hold
+            }
+            try await withCheckedThrowingContinuation { continuation in
+                let outcome = state.withLock { state in
+                    if state.cancelledBeforeHeld.remove(id) != nil {
+                        return Outcome.cancelled
+                    }
+                    if state.isOpen {
+                        return Outcome.pass
+                    }
+                    state.held[id] = continuation
+                    return Outcome.hold
+                }
+                arrived.increment()
+                switch outcome {
+                case .pass:
+                    continuation.resume()
+                case .cancelled:
+                    cancelled.increment()
+                    continuation.resume(throwing: CancellationError())
+                case .hold:
+                    break
+                }
             }
         }
     }

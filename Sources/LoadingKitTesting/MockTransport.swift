@@ -36,10 +36,10 @@ public final class MockTransport: Transport {
         var script: [Route: [Step]] = [:]
         var routeOrder: [Route] = []
         var requests: [URLRequest] = []
-        var requestWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
     }
 
     private let state = Mutex(State())
+    private let received = Counter()
 
     /// Creates a transport with an empty script.
     public init() {}
@@ -115,16 +115,7 @@ public final class MockTransport: Transport {
 
     /// Returns once `count` requests in all have been received.
     public func waitForRequests(_ count: Int) async {
-        await withCheckedContinuation { continuation in
-            let ready = state.withLock { state in
-                guard state.requests.count < count else { return true }
-                state.requestWaiters.append((count, continuation))
-                return false
-            }
-            if ready {
-                continuation.resume()
-            }
-        }
+        await received.wait(for: count)
     }
 
     // MARK: - Transport
@@ -134,22 +125,19 @@ public final class MockTransport: Transport {
     /// - Throws: The scripted error, ``UnexpectedRequest`` when nothing is scripted,
     ///   or `CancellationError` when the task is cancelled.
     public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
-        let (step, arrived) = state.withLock { state in
+        let step = state.withLock { state in
             state.requests.append(request)
-            let count = state.requests.count
-            let arrived = state.requestWaiters.filter { $0.count <= count }
-            state.requestWaiters.removeAll { $0.count <= count }
             let route = state.routeOrder.first { route in
                 route.matches(request) && state.script[route]?.isEmpty == false
             }
-            return (route.map { state.script[$0]!.removeFirst() }, arrived)
+            return route.map { state.script[$0]!.removeFirst() }
         }
-        for waiter in arrived {
-            waiter.continuation.resume()
-        }
+        received.increment()
         guard let step else { throw UnexpectedRequest(request: request) }
         try await step.gate?.pass()
-        try Task.checkCancellation()
+        if step.gate?.honorsCancellation ?? true {
+            try Task.checkCancellation()
+        }
         switch step.outcome {
         case .failure(let error):
             throw error

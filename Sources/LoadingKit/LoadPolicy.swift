@@ -1,0 +1,50 @@
+/// When ``Loading/load(resource:policy:)`` sends a request, and how the state shows it.
+///
+/// ```swift
+/// await screen.load(resource: feed)                              // only if needed
+/// await screen.load(resource: feed, policy: .force)              // always
+/// await screen.load(resource: feed, policy: .background.ignoringCache)
+/// ```
+public struct LoadPolicy: Sendable, Equatable, CustomStringConvertible {
+    /// How a policy decides.
+    public enum Kind: Sendable, Equatable {
+        /// Load only when nothing is loaded or the last load failed.
+        case ifNeeded
+        /// Always load, with the loading placeholder when there is no content.
+        case force
+        /// Always load, keeping what is shown and showing no loading placeholder.
+        case background
+    }
+
+    /// How the policy decides.
+    public let kind: Kind
+    /// Whether the request bypasses every cache and sends no stored validators.
+    public let ignoresCache: Bool
+
+    /// Creates a policy.
+    public init(_ kind: Kind, ignoresCache: Bool = false) {
+        self.kind = kind
+        self.ignoresCache = ignoresCache
+    }
+
+    /// Load only when nothing is loaded or the last load failed; the default.
+    public static let ifNeeded = LoadPolicy(.ifNeeded)
+    /// Always load, with the loading placeholder when there is no content.
+    public static let force = LoadPolicy(.force)
+    /// Always load, keeping what is shown, without the loading placeholder.
+    public static let background = LoadPolicy(.background)
+
+    /// This policy, with the request bypassing every cache.
+    public var ignoringCache: LoadPolicy { LoadPolicy(kind, ignoresCache: true) }
+
+    /// The policy's name, such as `force, ignoring cache`.
+    public var description: String {
+        let name =
+            switch kind {
+            case .ifNeeded: "ifNeeded"
+            case .force: "force"
+            case .background: "background"
+            }
+        return ignoresCache ? "\(name), ignoring cache" : name
+    }
+}

@@ -1,0 +1,111 @@
+import LoadingKitNetworking
+
+extension Loading {
+    /// The loader's bookkeeping, created with its first operation.
+    var loadingRuntime: LoadingRuntime<ResourceType> {
+        if let runtime = loadingState.runtime {
+            return runtime
+        }
+        let runtime = LoadingRuntime<ResourceType>()
+        loadingState.runtime = runtime
+        return runtime
+    }
+
+    /// Changes the state, then tells ``loadingStateDidChange(from:to:)`` and every
+    /// observer.
+    func updateLoadingState(_ change: (inout LoadingState<ResourceType>) -> Void) {
+        let runtime = loadingRuntime
+        let oldState = loadingState
+        var newState = oldState
+        change(&newState)
+        loadingState = newState
+        let published = newState.detached
+        loadingStateDidChange(from: oldState.detached, to: published)
+        runtime.broadcast(published)
+    }
+
+    /// Runs `fetch` off the main actor as the loader's one operation in flight,
+    /// superseding any other, then hands its result to `apply` on the main actor —
+    /// unless a newer operation, a cancellation or the loader's release came first.
+    ///
+    /// - Parameters:
+    ///   - activity: What the state shows while the operation is in flight.
+    ///   - fetch: The network work; it must not hold the loader.
+    ///   - apply: Applies the fetched value; what it throws fails the operation.
+    /// - Returns: The operation's task.
+    func perform<Fetched: Sendable>(
+        _ activity: LoadingActivity,
+        fetch: @escaping @Sendable () async throws -> Fetched,
+        apply: @escaping @MainActor (Self, Fetched) throws -> Void
+    ) -> LoadTask {
+        let generation = loadingRuntime.begin()
+        updateLoadingState { state in
+            state.activity = activity
+            state.progress = nil
+        }
+        let relay = ProgressRelay { [weak self] fraction in
+            guard let self, self.loadingRuntime.isCurrent(generation) else { return }
+            self.updateLoadingState { $0.progress = fraction }
+        }
+        let task = Task { @MainActor [weak self] in
+            let outcome: Result<Fetched, any Error>
+            do {
+                outcome = .success(
+                    try await TransferProgress.observing(relay.report, during: fetch)
+                )
+            } catch {
+                outcome = .failure(error)
+            }
+            guard let self, self.loadingRuntime.end(generation) else { return }
+            self.complete(with: outcome, apply: apply)
+        }
+        loadingRuntime.attach(task, to: generation)
+        return LoadTask(task)
+    }
+
+    private func complete<Fetched>(
+        with outcome: Result<Fetched, any Error>,
+        apply: @MainActor (Self, Fetched) throws -> Void
+    ) {
+        do {
+            try apply(self, try outcome.get())
+        } catch {
+            guard let failure = LoadingError(error) else {
+                updateLoadingState { state in
+                    state.activity = .idle
+                    state.progress = nil
+                }
+                return
+            }
+            updateLoadingState { state in
+                state.error = failure
+                state.activity = .idle
+                state.progress = nil
+            }
+            loadDidFail(failure)
+        }
+    }
+
+    /// Validates `value`, configures it and records it as the content.
+    ///
+    /// - Throws: ``LoadingError/rejected(_:)`` when ``validate(_:)`` refuses it.
+    func applyLoaded(_ value: ResourceType) throws(LoadingError) {
+        do {
+            try validate(value)
+        } catch {
+            throw .rejected(String(describing: error))
+        }
+        let empty = isEmpty(value)
+        if !empty || configuresEmptyValues {
+            configure(value: value)
+        }
+        updateLoadingState { state in
+            state.content = value
+            state.isEmpty = empty
+            state.error = nil
+            state.activity = .idle
+            state.progress = nil
+            state.loadedAt = .now
+        }
+    }
+}

@@ -1,0 +1,167 @@
+import LoadingKitNetworking
+
+// MARK: - API
+
+extension Loading {
+    /// Loads `resource` as `policy` says and applies the value: ``validate(_:)``, then
+    /// ``configure(value:)``, then the state. Returns when the load has ended.
+    ///
+    /// ```swift
+    /// await screen.load(resource: Episode.resource(id: 1))                  // if needed
+    /// await screen.load(resource: Episode.resource(id: 1), policy: .force)  // always
+    /// ```
+    ///
+    /// A newer load supersedes this one: its response is then never applied. With
+    /// ``LoadPolicy/ifNeeded`` a load already in flight is joined rather than repeated.
+    /// Cancelling the calling task cancels the load.
+    ///
+    /// - Parameters:
+    ///   - resource: What to load.
+    ///   - policy: When to send a request; ``LoadPolicy/ifNeeded`` by default.
+    public func load(resource: Resource<ResourceType>, policy: LoadPolicy = .ifNeeded) async {
+        await begin(resource, policy: policy).finish()
+    }
+
+    /// Starts loading `resource` without waiting, for callers that are not async, like
+    /// a view's reload button.
+    ///
+    /// ```swift
+    /// screen.startLoading(resource: feed, policy: .force) { state in
+    ///     refreshControl.endRefreshing()
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - resource: What to load.
+    ///   - policy: When to send a request; ``LoadPolicy/ifNeeded`` by default.
+    ///   - completion: Called on the main actor with the state once the load has ended
+    ///     (also when it was skipped, superseded or cancelled), unless the loader was
+    ///     released.
+    /// - Returns: A handle that cancels the load.
+    @discardableResult
+    public func startLoading(
+        resource: Resource<ResourceType>,
+        policy: LoadPolicy = .ifNeeded,
+        completion: (@MainActor (LoadingState<ResourceType>) -> Void)? = nil
+    ) -> LoadTask {
+        let task: LoadTask
+        switch begin(resource, policy: policy) {
+        case .skipped: task = LoadTask(Task {})
+        case .joined(let joined), .started(let joined): task = joined
+        }
+        if let completion {
+            Task { @MainActor [weak self] in
+                await task.finish()
+                guard let self else { return }
+                completion(self.loadingState.detached)
+            }
+        }
+        return task
+    }
+
+    /// Cancels the load in flight. The state returns to what it was before the load
+    /// started — content, error and all — with nothing in flight; cancellation is not
+    /// recorded as an error and ``loadDidFail(_:)`` is not called.
+    public func cancelLoading() {
+        guard loadingRuntime.cancel() else { return }
+        updateLoadingState { state in
+            state.activity = .idle
+            state.progress = nil
+        }
+    }
+
+    /// Loads ``resource``, or else the resource loaded last, as `policy` says;
+    /// does nothing when there is neither.
+    ///
+    /// - Parameter policy: When to send a request; ``LoadPolicy/force`` by default.
+    public func reload(policy: LoadPolicy = .force) async {
+        guard let resource = resource ?? loadingRuntime.lastResource else { return }
+        await load(resource: resource, policy: policy)
+    }
+
+    // MARK: - Appearance
+
+    /// Call when the content's view appears: loads ``resource`` (or the last resource)
+    /// with ``LoadPolicy/ifNeeded``, without waiting.
+    @discardableResult
+    public func loadingDidAppear() -> LoadTask? {
+        guard let resource = resource ?? loadingRuntime.lastResource else { return nil }
+        return startLoading(resource: resource)
+    }
+
+    /// Call when the content's view disappears: cancels the load in flight when
+    /// ``cancelsLoadingOnDisappear`` is `true`.
+    public func loadingDidDisappear() {
+        if cancelsLoadingOnDisappear {
+            cancelLoading()
+        }
+    }
+}
+
+// MARK: - Starting
+
+/// How a load request was answered.
+enum LoadStart {
+    /// Nothing to do: the policy found the content good enough.
+    case skipped
+    /// A load already in flight serves the request.
+    case joined(LoadTask)
+    /// A new load started.
+    case started(LoadTask)
+
+    /// Waits for the load to end. Cancelling the waiting task cancels a load it
+    /// started, never one it joined.
+    func finish() async {
+        switch self {
+        case .skipped:
+            return
+        case .joined(let task):
+            await task.finish()
+        case .started(let task):
+            await withTaskCancellationHandler {
+                await task.finish()
+            } onCancel: {
+                task.cancel()
+            }
+        }
+    }
+}
+
+extension Loading {
+    /// What `policy` makes of the current state: `.skipped` or `.joined` when no new
+    /// load is needed, `nil` when one must start.
+    func existingLoad(for policy: LoadPolicy) -> LoadStart? {
+        guard policy.kind == .ifNeeded else { return nil }
+        if let inFlight = loadingRuntime.currentTask {
+            return .joined(LoadTask(inFlight))
+        }
+        if loadingState.content != nil && loadingState.error == nil {
+            return .skipped
+        }
+        return nil
+    }
+
+    /// The activity a new load under `policy` shows.
+    func activity(for policy: LoadPolicy) -> LoadingActivity {
+        switch policy.kind {
+        case .force: .loading
+        case .background: .reloading
+        case .ifNeeded: loadingState.content == nil ? .loading : .reloading
+        }
+    }
+
+    fileprivate func begin(_ resource: Resource<ResourceType>, policy: LoadPolicy) -> LoadStart {
+        if let existing = existingLoad(for: policy) {
+            return existing
+        }
+        loadingRuntime.lastResource = resource
+        let request = policy.ignoresCache ? resource.ignoringCache() : resource
+        let webservice = self.webservice
+        let task = perform(activity(for: policy)) {
+            try await webservice.load(request)
+        } apply: { loader, value in
+            try loader.applyLoaded(value)
+        }
+        return .started(task)
+    }
+}

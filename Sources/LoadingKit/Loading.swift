@@ -1,0 +1,107 @@
+import LoadingKitNetworking
+
+/// A type that shows content loaded from a resource: store one ``LoadingState`` and
+/// implement ``configure(value:)``; loading, reloading, cancellation, staleness
+/// protection, empty and error handling come from the default implementations.
+///
+/// ```swift
+/// @MainActor final class EpisodeScreen: Loading {
+///     var loadingState = LoadingState<Episode>()
+///     private(set) var title = ""
+///     func configure(value: Episode) { title = value.title }
+/// }
+///
+/// let screen = EpisodeScreen()
+/// await screen.load(resource: Episode.resource(id: 1))
+/// screen.loadingState.placeholder  // .content
+/// ```
+///
+/// Every requirement but the state and ``configure(value:)`` has a default that a
+/// conformer may replace. The network work and the parse run off the main actor;
+/// ``configure(value:)``, the hooks and every state change run on it.
+@MainActor
+public protocol Loading: AnyObject, Sendable {
+    /// The value a load produces and ``configure(value:)`` receives.
+    associatedtype ResourceType: Sendable
+
+    /// The loader's state. The kit changes it; conformers only store it, starting from
+    /// `LoadingState()`.
+    var loadingState: LoadingState<ResourceType> { get set }
+
+    /// Shows a newly loaded value. Called exactly once per value applied, on the main
+    /// actor, after ``validate(_:)`` accepted it; never for a superseded or cancelled
+    /// load, and for an empty value only when ``configuresEmptyValues`` is `true`.
+    func configure(value: ResourceType)
+
+    /// The webservice loads go through. Default: `Webservice.shared`. Tests return a
+    /// `Webservice(transport: MockTransport())`.
+    var webservice: Webservice { get }
+
+    /// The resource ``loadingDidAppear()`` and ``reload(policy:)`` load when no load
+    /// has been made yet. Default: `nil`, so they reload the last resource loaded.
+    var resource: Resource<ResourceType>? { get }
+
+    /// Whether `value` counts as empty, which selects the empty placeholder. Default:
+    /// `false`; for collections, `Collection.isEmpty`.
+    func isEmpty(_ value: ResourceType) -> Bool
+
+    /// Whether ``configure(value:)`` is called for an empty value too. Default:
+    /// `false` — the empty placeholder covers the view, so the old content is left
+    /// configured and an empty value is only recorded in the state.
+    var configuresEmptyValues: Bool { get }
+
+    /// Post-processing that may still refuse a loaded value; what it throws fails the
+    /// load as ``LoadingError/rejected(_:)``, keeping the content. Default: accepts
+    /// every value.
+    func validate(_ value: ResourceType) throws
+
+    /// Called after every state change, with the states before and after. Default:
+    /// does nothing.
+    func loadingStateDidChange(
+        from oldState: LoadingState<ResourceType>,
+        to newState: LoadingState<ResourceType>
+    )
+
+    /// Called once for every load that fails (cancellation is not a failure).
+    /// Default: does nothing.
+    func loadDidFail(_ error: LoadingError)
+
+    /// Whether ``loadingDidDisappear()`` cancels the load in flight. Default: `false`.
+    var cancelsLoadingOnDisappear: Bool { get }
+}
+
+// MARK: - Default implementations
+
+extension Loading {
+    /// `Webservice.shared`.
+    public var webservice: Webservice { .shared }
+
+    /// `nil`: reload the last resource loaded.
+    public var resource: Resource<ResourceType>? { nil }
+
+    /// `false`.
+    public func isEmpty(_ value: ResourceType) -> Bool { false }
+
+    /// `false`.
+    public var configuresEmptyValues: Bool { false }
+
+    /// Accepts every value.
+    public func validate(_ value: ResourceType) throws {}
+
+    /// Does nothing.
+    public func loadingStateDidChange(
+        from oldState: LoadingState<ResourceType>,
+        to newState: LoadingState<ResourceType>
+    ) {}
+
+    /// Does nothing.
+    public func loadDidFail(_ error: LoadingError) {}
+
+    /// `false`.
+    public var cancelsLoadingOnDisappear: Bool { false }
+}
+
+extension Loading where ResourceType: Collection {
+    /// `Collection.isEmpty`.
+    public func isEmpty(_ value: ResourceType) -> Bool { value.isEmpty }
+}

@@ -1,0 +1,102 @@
+/// Everything a screen needs to know about its content at once: what was last
+/// loaded, what is in flight, the last error, whether the content is empty, and when
+/// it was loaded.
+///
+/// ```swift
+/// var loadingState = LoadingState<[Post]>()
+///
+/// switch loadingState.placeholder {
+/// case .loading: showSpinner()
+/// case .empty: showEmptyMessage()
+/// case .error(let error): showError(error.description)
+/// case .content: showRows()
+/// case .blank: break
+/// }
+/// ```
+///
+/// The kit changes the state; a conformer only stores it. Copies handed to hooks and
+/// observers are plain values.
+public struct LoadingState<Value: Sendable>: Sendable {
+    /// The content last applied, kept through later reloads and failures.
+    public internal(set) var content: Value?
+    /// What is in flight.
+    public internal(set) var activity: LoadingActivity
+    /// The error of the last load that failed, until one succeeds. It stays
+    /// readable while content is shown.
+    public internal(set) var error: LoadingError?
+    /// Whether ``content`` is empty, as ``Loading/isEmpty(_:)`` judged it.
+    public internal(set) var isEmpty: Bool
+    /// When ``content`` was last loaded or confirmed unchanged, by the loader's clock.
+    public internal(set) var loadedAt: ContinuousClock.Instant?
+    /// How much of the response in flight has arrived, from 0 to 1, when the
+    /// transport reports it.
+    public internal(set) var progress: Double?
+
+    /// The bookkeeping of the loader that owns this state; never part of a copy
+    /// handed out.
+    var runtime: LoadingRuntime<Value>?
+
+    /// The unloaded state: no content, nothing in flight, no error.
+    public init() {
+        content = nil
+        activity = .idle
+        error = nil
+        isEmpty = false
+        loadedAt = nil
+        progress = nil
+        runtime = nil
+    }
+
+    /// Whether content has been loaded.
+    public var hasContent: Bool { content != nil }
+
+    /// Whether anything is in flight.
+    public var isLoading: Bool { activity != .idle }
+
+    /// This state without the owner's bookkeeping: what hooks and observers receive.
+    var detached: LoadingState {
+        var copy = self
+        copy.runtime = nil
+        return copy
+    }
+}
+
+/// What a loader has in flight.
+///
+/// ```swift
+/// if screen.loadingState.activity == .refreshing { indicator.startAnimating() }
+/// ```
+public enum LoadingActivity: Sendable, Equatable, CustomStringConvertible {
+    /// Nothing.
+    case idle
+    /// A load that shows the loading placeholder while there is no content.
+    case loading
+    /// A load in the background: whatever is shown stays, without a placeholder.
+    case reloading
+    /// A pull-to-refresh.
+    case refreshing
+    /// The next page of a paginated list.
+    case loadingNextPage
+
+    /// The activity's name.
+    public var description: String {
+        switch self {
+        case .idle: "idle"
+        case .loading: "loading"
+        case .reloading: "reloading"
+        case .refreshing: "refreshing"
+        case .loadingNextPage: "loading next page"
+        }
+    }
+}
+
+// MARK: - where Value: Equatable
+
+extension LoadingState: Equatable where Value: Equatable {
+    /// Two states are equal when everything they tell is; bookkeeping is ignored.
+    public static func == (lhs: LoadingState, rhs: LoadingState) -> Bool {
+        lhs.content == rhs.content && lhs.activity == rhs.activity && lhs.error == rhs.error
+            && lhs.isEmpty == rhs.isEmpty && lhs.loadedAt == rhs.loadedAt
+            && lhs.progress == rhs.progress
+    }
+}

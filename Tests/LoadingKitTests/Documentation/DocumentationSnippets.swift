@@ -1,0 +1,103 @@
+import Foundation
+import LoadingKit
+import LoadingKitTesting
+
+// The code of README.md and of the DocC articles, compiled here. Each region between
+// `// snippet: NAME` and `// end snippet` must appear verbatim (indentation aside) as
+// a code block of a document; DocumentationTests checks that it does.
+
+// snippet: model
+struct Episode: Codable, Sendable {
+    let id: Int
+    let title: String
+}
+
+extension Episode {
+    static func resource(id: Int) -> Resource<Episode> {
+        Resource(url: URL(string: "https://api.example.com/episodes/\(id)")!)  // JSON GET
+    }
+}
+
+@MainActor final class EpisodeScreen: Loading {
+    var loadingState = LoadingState<Episode>()  // the one stored property the mixin needs
+    private(set) var title = ""
+    func configure(value: Episode) { title = value.title }
+}
+// end snippet
+
+@MainActor
+enum DocumentationSnippets {
+    static func loadingAScreen() async {
+        // snippet: load-screen
+        let screen = EpisodeScreen()
+        await screen.load(resource: Episode.resource(id: 1))  // only if nothing is loaded yet
+        print(screen.loadingState.placeholder)  // content: loading, empty and error are the others
+        // end snippet
+    }
+
+    static func loadingDirectly() async throws {
+        // snippet: load-webservice
+        let webservice = Webservice()  // URLSessionTransport, one shared session
+        let episode = try await webservice.load(Episode.resource(id: 1))
+        print(episode.title)
+        // end snippet
+    }
+
+    static func policies(screen: EpisodeScreen) async {
+        // snippet: policies
+        await screen.load(resource: Episode.resource(id: 1), policy: .force)  // always
+        await screen.load(resource: Episode.resource(id: 1), policy: .background)  // keep content
+        screen.cancelLoading()  // back to the state before the load, no error
+        // end snippet
+    }
+
+    static func placeholders(screen: EpisodeScreen) {
+        // snippet: placeholder
+        switch screen.loadingState.placeholder {
+        case .blank: break  // nothing requested yet
+        case .loading: print("spinner")
+        case .empty: print("nothing here yet")
+        case .error(let error): print(error.description)
+        case .content: print(screen.title)
+        }
+        // end snippet
+    }
+
+    static func observing(screen: EpisodeScreen) async {
+        // snippet: observe
+        for await state in screen.states {
+            print(state.activity, state.placeholder)
+        }
+        // end snippet
+    }
+
+    static func container() async {
+        // snippet: container
+        let container = LoadingContainer(resource: Episode.resource(id: 1)) { episode in
+            "Now playing: \(episode.title)"
+        }
+        await container.load()
+        print(container.content ?? "…")
+        // end snippet
+    }
+}
+
+// snippet: testing
+@MainActor
+func testEpisodeScreen() async throws {
+    let mock = MockTransport()
+    mock.respond(to: "/episodes/1", with: .json(Episode(id: 1, title: "Pilot")))
+    let screen = TestableEpisodeScreen(webservice: Webservice(transport: mock))
+    await screen.load(resource: Episode.resource(id: 1))
+    assert(screen.title == "Pilot")
+    try mock.verifyAllConsumed()
+}
+
+@MainActor final class TestableEpisodeScreen: Loading {
+    var loadingState = LoadingState<Episode>()
+    let webservice: Webservice  // replaces the default, Webservice.shared
+    private(set) var title = ""
+    init(webservice: Webservice) { self.webservice = webservice }
+    func configure(value: Episode) { title = value.title }
+}
+// end snippet

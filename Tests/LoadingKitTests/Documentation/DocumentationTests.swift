@@ -1,0 +1,80 @@
+import Foundation
+import Testing
+
+/// The code blocks of the README and the DocC articles are the snippets compiled in
+/// DocumentationSnippets.swift, word for word.
+@Suite("Documentation")
+struct DocumentationTests {
+    static let root = URL(filePath: #filePath)
+        .deletingLastPathComponent()  // Documentation
+        .deletingLastPathComponent()  // LoadingKitTests
+        .deletingLastPathComponent()  // Tests
+        .deletingLastPathComponent()
+
+    static func read(_ path: String) throws -> String {
+        try String(contentsOf: root.appending(path: path), encoding: .utf8)
+    }
+
+    /// The `swift` code blocks of a Markdown document, dedented, without the imports
+    /// they open with.
+    static func swiftBlocks(of markdown: String) -> [String] {
+        var blocks: [String] = []
+        var current: [Substring]?
+        for line in markdown.split(separator: "\n", omittingEmptySubsequences: false) {
+            if current == nil, line.trimmingCharacters(in: .whitespaces) == "```swift" {
+                current = []
+            } else if current != nil, line.trimmingCharacters(in: .whitespaces) == "```" {
+                let code = current!.drop { $0.hasPrefix("import ") || $0.isEmpty }
+                blocks.append(dedent(Array(code)))
+                current = nil
+            } else {
+                current?.append(line)
+            }
+        }
+        return blocks
+    }
+
+    /// The snippet regions of DocumentationSnippets.swift, dedented.
+    static func snippets() throws -> [String] {
+        let source = try read("Tests/LoadingKitTests/Documentation/DocumentationSnippets.swift")
+        var snippets: [String] = []
+        var current: [Substring]?
+        for line in source.split(separator: "\n", omittingEmptySubsequences: false) {
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            if trimmed.hasPrefix("// snippet: ") {
+                current = []
+            } else if trimmed == "// end snippet" {
+                snippets.append(dedent(current ?? []))
+                current = nil
+            } else {
+                current?.append(line)
+            }
+        }
+        return snippets
+    }
+
+    static func dedent(_ lines: [Substring]) -> String {
+        let indent =
+            lines.filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
+            .map { $0.prefix { $0 == " " }.count }
+            .min() ?? 0
+        return lines.map { String($0.dropFirst(min(indent, $0.count))) }.joined(separator: "\n")
+    }
+
+    @Test(
+        "every Swift block of a document is a compiled snippet",
+        arguments: [
+            "README.md",
+            "Sources/LoadingKit/LoadingKit.docc/LoadingKit.md",
+            "Sources/LoadingKit/LoadingKit.docc/GettingStarted.md",
+        ]
+    )
+    func blocksAreCompiled(document: String) throws {
+        let snippets = try Self.snippets()
+        let blocks = Self.swiftBlocks(of: try Self.read(document))
+        #expect(!blocks.isEmpty)
+        for block in blocks {
+            #expect(snippets.contains(block), "\(document) has a block no test compiles:\n\(block)")
+        }
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+import LoadingKit
+import LoadingKitTesting
+import Synchronization
+import Testing
+
+/// A `Loading` conformer through `URLSessionTransport` against `LoopbackServer`.
+@MainActor
+@Suite("Loading over loopback", .timeLimit(.minutes(1)))
+struct LoadingEndToEndTests {
+    static let transport = URLSessionTransport(configuration: .init(timeout: 10))
+
+    @Test("load, fail a reload keeping the content, then reload again")
+    func loadFailReload() async throws {
+        let server = try LoopbackServer()
+        let calls = Mutex(0)
+        server.route("/episodes/1") { _ in
+            let call = calls.withLock { count in
+                count += 1
+                return count
+            }
+            return call == 2
+                ? .text("<html>maintenance</html>", status: 503)
+                : .json(Episode(id: 1, title: "Pilot \(call)"))
+        }
+        let screen = RecordingScreen(transport: Self.transport)
+        let resource = Resource<Episode>(url: server.url("/episodes/1"))
+
+        await screen.load(resource: resource)
+        #expect(screen.loadingState.placeholder == .content)
+        #expect(screen.log.configured == ["Pilot 1"])
+
+        await screen.load(resource: resource, policy: .background)
+        guard case .webservice(.badStatus(let failure))? = screen.loadingState.error else {
+            Issue.record("expected a 503 in the state")
+            return
+        }
+        #expect(failure.statusCode == 503)
+        #expect(screen.loadingState.content?.title == "Pilot 1")
+        #expect(screen.loadingState.placeholder == .content)
+
+        await screen.load(resource: resource)
+        #expect(screen.loadingState.error == nil)
+        #expect(screen.log.configured == ["Pilot 1", "Pilot 3"])
+        #expect(server.requestCount(for: "/episodes/1") == 3)
+    }
+
+    @Test("cancelling a slow load over real HTTP restores the state at once")
+    func cancelSlowLoad() async throws {
+        let server = try LoopbackServer()
+        server.route("/episodes/1") { _ in
+            LoopbackServer.Response.json(Episode(id: 1, title: "late")).delayed(by: .seconds(120))
+        }
+        let screen = RecordingScreen(transport: Self.transport)
+        let task = screen.startLoading(resource: Resource(url: server.url("/episodes/1")))
+        await server.waitForRequests(1)
+        screen.cancelLoading()
+        await task.finish()
+        #expect(screen.loadingState == LoadingState())
+        #expect(screen.log.failures.isEmpty)
+    }
+}

@@ -1,0 +1,116 @@
+import Foundation
+import LoadingKitTesting
+import Testing
+
+@testable import LoadingKit
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+@MainActor
+@Suite("Observing states")
+struct ObservationTests {
+    let mock = MockTransport()
+    let pilot = Episode(id: 1, title: "Pilot")
+
+    @Test("every observer gets the current state first, then each change")
+    func severalObservers() async throws {
+        mock.respond(to: "/episodes/1", with: .json(pilot))
+        let screen = RecordingScreen(transport: mock)
+        let observers = [screen.states, screen.states]
+        await screen.load(resource: Episode.resource(id: 1))
+        for observer in observers {
+            var iterator = observer.makeAsyncIterator()
+            #expect(await iterator.next()?.placeholder == .blank)
+            #expect(await iterator.next()?.activity == .loading)
+            let loaded = await iterator.next()
+            #expect(loaded?.content == pilot)
+            #expect(loaded?.activity == .idle)
+        }
+    }
+
+    @Test("a late observer starts with the state as it is")
+    func lateObserver() async throws {
+        mock.respond(to: "/episodes/1", with: .json(pilot))
+        let screen = RecordingScreen(transport: mock)
+        await screen.load(resource: Episode.resource(id: 1))
+        var iterator = screen.states.makeAsyncIterator()
+        #expect(await iterator.next()?.content == pilot)
+    }
+
+    @Test("the change hook sees every transition")
+    func changeHook() async throws {
+        mock.respond(to: "/episodes/1", with: .json(pilot))
+        let screen = RecordingScreen(transport: mock)
+        await screen.load(resource: Episode.resource(id: 1))
+        #expect(
+            screen.log.transitions.map { "\($0.from)→\($0.to)" } == [
+                "idle→loading", "loading→idle",
+            ]
+        )
+    }
+
+    @Test("an observer that stops iterating is released")
+    func stoppedObserverReleased() async throws {
+        let screen = RecordingScreen(transport: mock)
+        let observed = screen.states
+        let kept = screen.states
+        let observer = Task {
+            for await _ in observed {}
+        }
+        #expect(screen.loadingRuntime.observerCount == 2)
+        observer.cancel()
+        await observer.value
+        #expect(screen.loadingRuntime.observerCount == 1)
+        withExtendedLifetime(kept) {}
+    }
+
+    @Test("streams end when the loader is released")
+    func streamsEndWithLoader() async throws {
+        var screen: RecordingScreen? = RecordingScreen(transport: mock)
+        let states = try #require(screen?.states)
+        screen = nil
+        var count = 0
+        for await _ in states {
+            count += 1
+        }
+        #expect(count == 1)
+    }
+
+    @Test("transfer progress shows in the state while the load is in flight")
+    func progress() async throws {
+        let gate = MockTransport.Gate()
+        let transport = ProgressingTransport(base: mock, fractions: [0.25, 0.5])
+        mock.respond(to: "/episodes/1", with: .json(pilot), after: gate)
+        let screen = RecordingScreen(transport: transport)
+        var states = screen.states.makeAsyncIterator()
+        let task = screen.startLoading(resource: Episode.resource(id: 1))
+        var seen: [Double] = []
+        while seen.count < 2, let state = await states.next() {
+            if let progress = state.progress, progress != seen.last {
+                seen.append(progress)
+            }
+        }
+        #expect(seen == [0.25, 0.5])
+        gate.open()
+        await task.finish()
+        #expect(screen.loadingState.progress == nil)
+        #expect(screen.loadingState.content == pilot)
+    }
+}
+
+/// Reports the given fractions of a 1,000-byte body, then sends through `base`.
+struct ProgressingTransport: Transport {
+    let base: MockTransport
+    let fractions: [Double]
+
+    func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+        for fraction in fractions {
+            TransferProgress.observer?(
+                TransferProgress(bytesReceived: Int64(fraction * 1000), expectedBytes: 1000)
+            )
+        }
+        return try await base.send(request)
+    }
+}
