@@ -59,4 +59,20 @@ struct LoadingEndToEndTests {
         #expect(screen.loadingState == LoadingState())
         #expect(screen.log.failures.isEmpty)
     }
+
+    @Test("a refresh over real HTTP prepends what the server added between requests")
+    func refreshPrependsServerInserts() async throws {
+        let server = try LoopbackServer()
+        let posts = Mutex(Post.list((1...10).reversed()))
+        server.route("/posts") { _ in .json(posts.withLock { Array($0.prefix(5)) }) }
+        let feed = FeedScreen(transport: Self.transport, baseURL: server.baseURL)
+        await feed.refresh()
+        #expect(feed.ids == [10, 9, 8, 7, 6])
+
+        posts.withLock { $0.insert(contentsOf: Post.list([12, 11]), at: 0) }
+        await feed.refresh()
+        #expect(feed.ids == [12, 11, 10, 9, 8, 7, 6])
+        #expect(feed.changes == [.replaced, .inserted(IndexSet(0..<2))])
+        #expect(server.requests.map(\.target) == ["/posts", "/posts?since=10"])
+    }
 }

@@ -101,3 +101,60 @@ func testEpisodeScreen() async throws {
     func configure(value: Episode) { title = value.title }
 }
 // end snippet
+
+// snippet: refresh-model
+struct Story: Codable, Sendable, Identifiable {
+    let id: Int
+    let title: String
+}
+
+extension Story {
+    static func feed(since id: Int?, before last: Int? = nil) -> Resource<[Story]> {
+        let query = [("since", id), ("before", last)].compactMap { name, value in
+            value.map { URLQueryItem(name: name, value: String($0)) }
+        }
+        return Resource(url: URL(string: "https://api.example.com/stories")!, query: query)
+    }
+}
+
+@MainActor final class StoryFeed: Refreshable {
+    var loadingState = LoadingState<[Story]>()
+    private(set) var rows: [Story] = []
+    func configure(value: [Story]) { rows = value }
+    func refreshResource(newerThan first: Story?) -> Resource<[Story]> {
+        Story.feed(since: first?.id)
+    }
+    func didApply(_ change: ContentChange) {
+        if case .inserted(let indices) = change { print("insert rows", Array(indices)) }
+    }
+}
+// end snippet
+
+// snippet: refresh-gaps
+extension StoryFeed {
+    var refreshPageSize: Int? { 20 }  // a shorter page is complete: no gap after it
+    func refreshResource(following page: [Story], newerThan first: Story?) -> Resource<[Story]>? {
+        Story.feed(since: first?.id, before: page.last?.id)
+    }
+}
+// end snippet
+
+@MainActor
+enum RefreshSnippets {
+    static func refreshing(feed: StoryFeed) async {
+        // snippet: refresh-call
+        await feed.refresh()  // keeps the rows shown; prepends what is new
+        print(feed.loadingState.activity)  // idle again; refreshing while it ran
+        // end snippet
+    }
+
+    static func pulling(feed: StoryFeed, spinner: any PullToRefreshIndicating) {
+        // snippet: pull-to-refresh
+        let pull = PullToRefresh(threshold: 60, indicator: spinner, refreshing: feed)
+        pull.pulled(to: 30)  // spinner.update(progress: 0.5, beyondThreshold: false)
+        pull.pulled(to: 75)  // spinner.update(progress: 1, beyondThreshold: true)
+        pull.released()  // spinner.startAnimating(), then feed.refresh()
+        print(pull.contentInset)  // 60 while refreshing, so the spinner stays in view
+        // end snippet
+    }
+}

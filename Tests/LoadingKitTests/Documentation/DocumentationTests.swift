@@ -67,6 +67,7 @@ struct DocumentationTests {
             "README.md",
             "Sources/LoadingKit/LoadingKit.docc/LoadingKit.md",
             "Sources/LoadingKit/LoadingKit.docc/GettingStarted.md",
+            "Sources/LoadingKit/LoadingKit.docc/RefreshingContent.md",
         ]
     )
     func blocksAreCompiled(document: String) throws {

@@ -1,0 +1,147 @@
+import LoadingKitNetworking
+
+// MARK: - API
+
+extension Refreshable {
+    /// Refreshes the content: fetches the newest items off the main actor, merges them
+    /// with ``mergeRefresh(_:into:)``, configures the result and reports the change to
+    /// ``didApply(_:)``. Returns when the refresh has ended.
+    ///
+    /// ```swift
+    /// await feed.refresh()
+    /// ```
+    ///
+    /// The content stays visible throughout, with activity
+    /// ``LoadingActivity/refreshing`` and no loading placeholder. With nothing loaded
+    /// yet, a refresh is a first load. A refresh while one is in flight joins it; a
+    /// refresh supersedes a background reload or a next page in flight. A failed
+    /// refresh keeps the content, records the error and calls
+    /// ``Loading/loadDidFail(_:)``.
+    public func refresh() async {
+        await beginRefresh().finish()
+    }
+
+    /// Starts a refresh without waiting, for callers that are not async.
+    ///
+    /// - Parameter completion: Called on the main actor with the state once the
+    ///   refresh has ended, unless the loader was released.
+    /// - Returns: A handle that cancels the refresh.
+    @discardableResult
+    public func startRefreshing(
+        completion: (@MainActor (LoadingState<ResourceType>) -> Void)? = nil
+    ) -> LoadTask {
+        let task: LoadTask
+        switch beginRefresh() {
+        case .skipped: task = LoadTask(Task {})
+        case .joined(let joined), .started(let joined): task = joined
+        }
+        if let completion {
+            Task { @MainActor [weak self] in
+                await task.finish()
+                guard let self else { return }
+                completion(self.loadingState.detached)
+            }
+        }
+        return task
+    }
+}
+
+// MARK: - Refreshing
+
+/// What the pages of a refresh came to.
+private struct RefreshOutcome<Value: Sendable>: Sendable {
+    let content: Value
+    let change: ContentChange
+}
+
+/// What a refresh does after a page: finish, or fetch the following page.
+private enum RefreshStep<Value: Sendable>: Sendable {
+    case done(RefreshOutcome<Value>)
+    case follow(Resource<Value>)
+}
+
+extension Refreshable {
+    private func beginRefresh() -> LoadStart {
+        let state = loadingState
+        if let inFlight = loadingRuntime.currentTask,
+            state.activity == .refreshing || (state.content == nil && state.activity == .loading)
+        {
+            return .joined(LoadTask(inFlight))
+        }
+        guard let content = state.content else {
+            return beginFirstLoad()
+        }
+        let anchor = refreshAnchor(of: content)
+        let first = refreshResource(newerThan: anchor)
+        let webservice = self.webservice
+        let limit = max(1, refreshPageLimit)
+        let task = perform(.refreshing) { [weak self] in
+            var pages: [ResourceType] = []
+            var resource = first
+            while true {
+                pages.append(try await webservice.load(resource))
+                let step = await self?.refreshStep(
+                    pages,
+                    content: content,
+                    anchor: anchor,
+                    canFollow: pages.count < limit
+                )
+                switch step {
+                case .done(let outcome): return outcome
+                case .follow(let next): resource = next
+                case nil: throw CancellationError()
+                }
+            }
+        } apply: { loader, outcome in
+            try loader.applyRefresh(outcome)
+        }
+        return .started(task)
+    }
+
+    private func beginFirstLoad() -> LoadStart {
+        let resource = refreshResource(newerThan: nil)
+        loadingRuntime.lastResource = resource
+        let webservice = self.webservice
+        let task = perform(.loading) {
+            try await webservice.load(resource)
+        } apply: { loader, value in
+            try loader.applyLoaded(value)
+            loader.didApply(.replaced)
+        }
+        return .started(task)
+    }
+
+    private func refreshStep(
+        _ pages: [ResourceType],
+        content: ResourceType,
+        anchor: RefreshAnchor?,
+        canFollow: Bool
+    ) -> RefreshStep<ResourceType> {
+        switch mergeRefresh(pages, into: content) {
+        case .merged(let merged, let change):
+            return .done(RefreshOutcome(content: merged, change: change))
+        case .gap(let replacement):
+            if canFollow, let last = pages.last,
+                let next = refreshResource(following: last, newerThan: anchor)
+            {
+                return .follow(next)
+            }
+            return .done(RefreshOutcome(content: replacement, change: .replaced))
+        }
+    }
+
+    private func applyRefresh(_ outcome: RefreshOutcome<ResourceType>) throws(LoadingError) {
+        guard outcome.change != .none else {
+            updateLoadingState { state in
+                state.error = nil
+                state.activity = .idle
+                state.progress = nil
+                state.loadedAt = .now
+            }
+            didApply(.none)
+            return
+        }
+        try applyLoaded(outcome.content)
+        didApply(outcome.change)
+    }
+}

@@ -1,0 +1,121 @@
+import LoadingKitNetworking
+
+/// A ``Loading`` type with pull-to-refresh: a refresh keeps the content visible,
+/// prepends newer items, reports exactly which indices it inserted, and closes gaps
+/// by fetching following pages of newer items.
+///
+/// ```swift
+/// @MainActor final class FeedScreen: Refreshable {
+///     var loadingState = LoadingState<[Post]>()
+///     private(set) var rows: [Post] = []
+///     func configure(value: [Post]) { rows = value }
+///     func refreshResource(newerThan first: Post?) -> Resource<[Post]> { Post.feed(since: first?.id) }
+///     func didApply(_ change: ContentChange) { /* insert rows at change.inserted, or reload all */ }
+/// }
+///
+/// await feed.refresh()
+/// ```
+///
+/// Two styles of API are served. One answers the refresh resource with the newest
+/// page of the list, overlapping what is shown: the overlap tells where new items
+/// end. The other answers with items newer than the anchor only: set
+/// ``refreshPageSize`` so that a page shorter than it is known to be complete. Either
+/// way, a page without overlap may hide a gap; ``refreshResource(following:newerThan:)``
+/// fetches the following page of newer items, up to ``refreshPageLimit`` pages, and
+/// when the gap cannot be closed the content is replaced rather than left with a hole.
+@MainActor
+public protocol Refreshable: Loading {
+    /// What a refresh asks "newer than": for a list, its first (newest) item.
+    associatedtype RefreshAnchor: Sendable
+
+    /// The resource of the newest items, newer than `anchor` when the API supports it;
+    /// `anchor` is `nil` when nothing is loaded.
+    func refreshResource(newerThan anchor: RefreshAnchor?) -> Resource<ResourceType>
+
+    /// The resource of the newer items that follow `page` (older than its last item,
+    /// newer than `anchor`), to close a gap; `nil` when the API cannot say. Default:
+    /// `nil`.
+    func refreshResource(
+        following page: ResourceType,
+        newerThan anchor: RefreshAnchor?
+    ) -> Resource<ResourceType>?
+
+    /// The anchor of the content shown. Default: the first element of a collection
+    /// whose anchor is its element, or the content itself when the anchor is the
+    /// content.
+    func refreshAnchor(of content: ResourceType) -> RefreshAnchor?
+
+    /// The most items a refresh page holds, when known: a page without overlap that
+    /// is shorter than this leaves no gap. Default: `nil`, unknown.
+    var refreshPageSize: Int? { get }
+
+    /// The most pages one refresh fetches while closing a gap. Default: 5.
+    var refreshPageLimit: Int { get }
+
+    /// Whether a refresh replaces the content as a whole instead of merging. Default:
+    /// `false`.
+    var refreshReplacesContent: Bool { get }
+
+    /// Merges the pages a refresh fetched, newest first, into the content. Default:
+    /// for a collection of `Identifiable` elements, prepends the fetched items not
+    /// already present (in their order) and keeps the others in place, reporting
+    /// ``ContentChange/inserted(_:)``; otherwise, or when ``refreshReplacesContent``
+    /// is set, replaces the content.
+    func mergeRefresh(_ pages: [ResourceType], into content: ResourceType) -> RefreshMerge<
+        ResourceType
+    >
+
+    /// Called after a refresh, a first load through ``refresh()`` or a page changed the
+    /// content, after ``Loading/configure(value:)``. Default: does nothing.
+    func didApply(_ change: ContentChange)
+}
+
+// MARK: - Default implementations
+
+extension Refreshable {
+    /// `nil`: gaps cannot be closed.
+    public func refreshResource(
+        following page: ResourceType,
+        newerThan anchor: RefreshAnchor?
+    ) -> Resource<ResourceType>? { nil }
+
+    /// `nil`.
+    public var refreshPageSize: Int? { nil }
+
+    /// 5.
+    public var refreshPageLimit: Int { 5 }
+
+    /// `false`.
+    public var refreshReplacesContent: Bool { false }
+
+    /// Replaces the content with the newest page.
+    public func mergeRefresh(_ pages: [ResourceType], into content: ResourceType)
+        -> RefreshMerge<ResourceType>
+    {
+        .merged(pages[pages.count - 1], .replaced)
+    }
+
+    /// Does nothing.
+    public func didApply(_ change: ContentChange) {}
+}
+
+extension Refreshable where RefreshAnchor == ResourceType {
+    /// The content itself.
+    public func refreshAnchor(of content: ResourceType) -> RefreshAnchor? { content }
+}
+
+extension Refreshable where ResourceType: Collection, RefreshAnchor == ResourceType.Element {
+    /// The first element.
+    public func refreshAnchor(of content: ResourceType) -> RefreshAnchor? { content.first }
+}
+
+extension Refreshable
+where ResourceType: RangeReplaceableCollection, ResourceType.Element: Identifiable {
+    /// Prepends the fetched items not already present and keeps the others in place.
+    public func mergeRefresh(_ pages: [ResourceType], into content: ResourceType)
+        -> RefreshMerge<ResourceType>
+    {
+        HeadMerge(pages: pages, content: content, pageSize: refreshPageSize)
+            .outcome(replacing: refreshReplacesContent)
+    }
+}
