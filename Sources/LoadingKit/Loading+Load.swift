@@ -44,19 +44,7 @@ extension Loading {
         policy: LoadPolicy = .ifNeeded,
         completion: (@MainActor (LoadingState<ResourceType>) -> Void)? = nil
     ) -> LoadTask {
-        let task: LoadTask
-        switch begin(resource, policy: policy) {
-        case .skipped: task = LoadTask(Task {})
-        case .joined(let joined), .started(let joined): task = joined
-        }
-        if let completion {
-            Task { @MainActor [weak self] in
-                await task.finish()
-                guard let self else { return }
-                completion(self.loadingState.detached)
-            }
-        }
-        return task
+        handOut(begin(resource, policy: policy), completion: completion)
     }
 
     /// Cancels the load in flight. The state returns to what it was before the load
@@ -128,6 +116,27 @@ enum LoadStart {
 }
 
 extension Loading {
+    /// The task of `start` for a caller that does not wait, calling `completion` with
+    /// the state once it has ended, unless the loader was released.
+    func handOut(
+        _ start: LoadStart,
+        completion: (@MainActor (LoadingState<ResourceType>) -> Void)?
+    ) -> LoadTask {
+        let task: LoadTask
+        switch start {
+        case .skipped: task = LoadTask(Task {})
+        case .joined(let joined), .started(let joined): task = joined
+        }
+        if let completion {
+            Task { @MainActor [weak self] in
+                await task.finish()
+                guard let self else { return }
+                completion(self.loadingState.detached)
+            }
+        }
+        return task
+    }
+
     /// What `policy` makes of the current state: `.skipped` or `.joined` when no new
     /// load is needed, `nil` when one must start.
     func existingLoad(for policy: LoadPolicy) -> LoadStart? {

@@ -30,19 +30,7 @@ extension Refreshable {
     public func startRefreshing(
         completion: (@MainActor (LoadingState<ResourceType>) -> Void)? = nil
     ) -> LoadTask {
-        let task: LoadTask
-        switch beginRefresh() {
-        case .skipped: task = LoadTask(Task {})
-        case .joined(let joined), .started(let joined): task = joined
-        }
-        if let completion {
-            Task { @MainActor [weak self] in
-                await task.finish()
-                guard let self else { return }
-                completion(self.loadingState.detached)
-            }
-        }
-        return task
+        handOut(beginRefresh(), completion: completion)
     }
 }
 
