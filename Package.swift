@@ -30,7 +30,11 @@ let package = Package(
             dependencies: ["LoadingKitNetworking", "LoadingKitTesting"],
             resources: [.copy("Fixtures")]
         ),
-        .testTarget(name: "LoadingKitTests", dependencies: ["LoadingKit", "LoadingKitTesting"]),
+        .testTarget(
+            name: "LoadingKitTests",
+            dependencies: ["LoadingKit", "LoadingKitTesting"],
+            resources: [.copy("Fixtures")]
+        ),
         .testTarget(name: "LoadingKitTestingTests", dependencies: ["LoadingKitTesting"]),
     ],
     swiftLanguageModes: [.v6]

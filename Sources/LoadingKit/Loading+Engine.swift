@@ -11,16 +11,19 @@ extension Loading {
         return runtime
     }
 
-    /// Changes the state, then tells ``loadingStateDidChange(from:to:)`` and every
-    /// observer.
+    /// Changes the state in place, then tells ``loadingStateDidChange(from:to:)`` and
+    /// every observer.
+    ///
+    /// The previous state is kept without its content while `change` runs, so that
+    /// the content is uniquely referenced and appending a page does not copy it.
     func updateLoadingState(_ change: (inout LoadingState<ResourceType>) -> Void) {
         let runtime = loadingRuntime
-        let oldState = loadingState
-        var newState = oldState
-        change(&newState)
-        loadingState = newState
-        let published = newState.detached
-        loadingStateDidChange(from: oldState.detached, to: published)
+        var previous = loadingState.detached
+        previous.content = nil
+        change(&loadingState)
+        let published = loadingState.detached
+        previous.content = published.content
+        loadingStateDidChange(from: previous, to: published)
         runtime.broadcast(published)
     }
 
@@ -32,11 +35,13 @@ extension Loading {
     ///   - activity: What the state shows while the operation is in flight.
     ///   - fetch: The network work; it must not hold the loader.
     ///   - apply: Applies the fetched value; what it throws fails the operation.
+    ///   - recordFailure: Records a failure somewhere other than the state's error.
     /// - Returns: The operation's task.
     func perform<Fetched: Sendable>(
         _ activity: LoadingActivity,
         fetch: @escaping @Sendable () async throws -> Fetched,
-        apply: @escaping @MainActor (Self, Fetched) throws -> Void
+        apply: @escaping @MainActor (Self, Fetched) throws -> Void,
+        recordFailure: (@MainActor (Self, LoadingError) -> Void)? = nil
     ) -> LoadTask {
         let generation = loadingRuntime.begin()
         updateLoadingState { state in
@@ -57,7 +62,7 @@ extension Loading {
                 outcome = .failure(error)
             }
             guard let self, self.loadingRuntime.end(generation) else { return }
-            self.complete(with: outcome, apply: apply)
+            self.complete(with: outcome, apply: apply, recordFailure: recordFailure)
         }
         loadingRuntime.attach(task, to: generation)
         return LoadTask(task)
@@ -65,7 +70,8 @@ extension Loading {
 
     private func complete<Fetched>(
         with outcome: Result<Fetched, any Error>,
-        apply: @MainActor (Self, Fetched) throws -> Void
+        apply: @MainActor (Self, Fetched) throws -> Void,
+        recordFailure: (@MainActor (Self, LoadingError) -> Void)?
     ) {
         do {
             try apply(self, try outcome.get())
@@ -77,8 +83,11 @@ extension Loading {
                 }
                 return
             }
+            recordFailure?(self, failure)
             updateLoadingState { state in
-                state.error = failure
+                if recordFailure == nil {
+                    state.error = failure
+                }
                 state.activity = .idle
                 state.progress = nil
             }
@@ -86,14 +95,19 @@ extension Loading {
         }
     }
 
-    /// Validates `value`, configures it and records it as the content.
+    /// Validates `value`, configures it and records it as the content, which it
+    /// replaces or (`replacing: false`) extends at the head.
     ///
     /// - Throws: ``LoadingError/rejected(_:)`` when ``validate(_:)`` refuses it.
-    func applyLoaded(_ value: ResourceType) throws(LoadingError) {
+    func applyLoaded(_ value: ResourceType, replacing: Bool = true) throws(LoadingError) {
         do {
             try validate(value)
         } catch {
             throw .rejected(String(describing: error))
+        }
+        loadingRuntime.identities = nil
+        if replacing, let paginating = self as? any Paginating {
+            paginating.restartPagination()
         }
         let empty = isEmpty(value)
         if !empty || configuresEmptyValues {

@@ -160,16 +160,28 @@ extension Loading {
     }
 
     fileprivate func begin(_ resource: Resource<ResourceType>, policy: LoadPolicy) -> LoadStart {
+        loadingRuntime.lastResource = resource
+        return beginLoad(resource, policy: policy) { loader, value in
+            try loader.applyLoaded(value)
+        }
+    }
+
+    /// Starts loading `resource` as `policy` says, unless the policy skips it or joins
+    /// a load in flight, and hands the value to `apply`.
+    func beginLoad<Value: Sendable>(
+        _ resource: Resource<Value>,
+        policy: LoadPolicy,
+        apply: @escaping @MainActor (Self, Value) throws -> Void
+    ) -> LoadStart {
         if let existing = existingLoad(for: policy) {
             return existing
         }
-        loadingRuntime.lastResource = resource
         let request = policy.ignoresCache ? resource.ignoringCache() : resource
         let webservice = self.webservice
         let task = perform(activity(for: policy)) {
             try await webservice.load(request)
         } apply: { loader, value in
-            try loader.applyLoaded(value)
+            try apply(loader, value)
         }
         return .started(task)
     }

@@ -55,8 +55,10 @@ public protocol Loading: AnyObject, Sendable {
     /// every value.
     func validate(_ value: ResourceType) throws
 
-    /// Called after every state change, with the states before and after. Default:
-    /// does nothing.
+    /// Called after every state change, with the states before and after. The kit
+    /// keeps no copy of the previous content — that would make every appended page
+    /// copy the whole list — so `oldState.content` is the content after the change;
+    /// the rest of `oldState` is as it was. Default: does nothing.
     func loadingStateDidChange(
         from oldState: LoadingState<ResourceType>,
         to newState: LoadingState<ResourceType>
@@ -65,6 +67,11 @@ public protocol Loading: AnyObject, Sendable {
     /// Called once for every load that fails (cancellation is not a failure).
     /// Default: does nothing.
     func loadDidFail(_ error: LoadingError)
+
+    /// Called after a refresh or a page changed the content, right after
+    /// ``configure(value:)``, with what changed: the rows to insert or append, or a
+    /// replacement. Default: does nothing.
+    func didApply(_ change: ContentChange)
 
     /// Whether ``loadingDidDisappear()`` cancels the load in flight. Default: `false`.
     var cancelsLoadingOnDisappear: Bool { get }
@@ -96,6 +103,9 @@ extension Loading {
 
     /// Does nothing.
     public func loadDidFail(_ error: LoadingError) {}
+
+    /// Does nothing.
+    public func didApply(_ change: ContentChange) {}
 
     /// `false`.
     public var cancelsLoadingOnDisappear: Bool { false }

@@ -11,6 +11,7 @@ final class LoadingRuntime<Value: Sendable>: Sendable {
         var generation: UInt64 = 0
         var task: Task<Void, Never>?
         var lastResource: Resource<Value>?
+        var identities: (any Sendable)?
         var nextObserverID = 0
         var observers: [Int: AsyncStream<LoadingState<Value>>.Continuation] = [:]
     }
@@ -81,6 +82,22 @@ final class LoadingRuntime<Value: Sendable>: Sendable {
     var lastResource: Resource<Value>? {
         get { state.withLock { $0.lastResource } }
         set { state.withLock { $0.lastResource = newValue } }
+    }
+
+    /// The identifiers of the content's items, kept by pagination to drop duplicates;
+    /// `nil` whenever the content changed otherwise. Take it out before changing it,
+    /// so that it is changed in place.
+    var identities: (any Sendable)? {
+        get { state.withLock { $0.identities } }
+        set { state.withLock { $0.identities = newValue } }
+    }
+
+    /// Removes and returns the identifiers, leaving `nil`.
+    func takeIdentities() -> (any Sendable)? {
+        state.withLock { state in
+            defer { state.identities = nil }
+            return state.identities
+        }
     }
 
     // MARK: - Observers

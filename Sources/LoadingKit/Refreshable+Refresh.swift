@@ -5,7 +5,7 @@ import LoadingKitNetworking
 extension Refreshable {
     /// Refreshes the content: fetches the newest items off the main actor, merges them
     /// with ``mergeRefresh(_:into:)``, configures the result and reports the change to
-    /// ``didApply(_:)``. Returns when the refresh has ended.
+    /// ``Loading/didApply(_:)``. Returns when the refresh has ended.
     ///
     /// ```swift
     /// await feed.refresh()
@@ -129,7 +129,7 @@ extension Refreshable {
             didApply(.none)
             return
         }
-        try applyLoaded(outcome.content)
+        try applyLoaded(outcome.content, replacing: outcome.change == .replaced)
         didApply(outcome.change)
     }
 }

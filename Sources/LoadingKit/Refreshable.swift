@@ -64,10 +64,6 @@ public protocol Refreshable: Loading {
     func mergeRefresh(_ pages: [ResourceType], into content: ResourceType) -> RefreshMerge<
         ResourceType
     >
-
-    /// Called after a refresh, a first load through ``refresh()`` or a page changed the
-    /// content, after ``Loading/configure(value:)``. Default: does nothing.
-    func didApply(_ change: ContentChange)
 }
 
 // MARK: - Default implementations
@@ -94,9 +90,6 @@ extension Refreshable {
     {
         .merged(pages[pages.count - 1], .replaced)
     }
-
-    /// Does nothing.
-    public func didApply(_ change: ContentChange) {}
 }
 
 extension Refreshable where RefreshAnchor == ResourceType {

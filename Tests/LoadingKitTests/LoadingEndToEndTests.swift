@@ -75,4 +75,27 @@ struct LoadingEndToEndTests {
         #expect(feed.changes == [.replaced, .inserted(IndexSet(0..<2))])
         #expect(server.requests.map(\.target) == ["/posts", "/posts?since=10"])
     }
+
+    @Test("a Link-paginated collection over real HTTP arrives whole, in order, once")
+    func linkPaginationOverHTTP() async throws {
+        let server = try LoopbackServer()
+        let issues = (1...100).map { GitHubIssue(id: $0, number: $0, title: "Issue \($0)") }
+        server.route("/issues") { request in
+            let page = Int(request.query("page") ?? "1") ?? 1
+            let slice = Array(issues[(page - 1) * 25..<page * 25])
+            // The last page points at another origin, which must not be followed.
+            let next =
+                page < 4 ? "</issues?page=\(page + 1)>" : "<http://localhost.invalid/issues?page=5>"
+            return .json(slice, headers: [("Link", "\(next); rel=\"next\"")])
+        }
+        let first = server.url("/issues?page=1")
+        let screen = PagedScreen<GitHubIssue, URL>(transport: Self.transport) { next in
+            .linked(url: next ?? first)
+        }
+        await screen.loadAllPages()
+        #expect(screen.items == issues)
+        #expect(screen.pagination.pagesLoaded == 4)
+        #expect(!screen.pagination.hasMorePages)
+        #expect(server.requests.map(\.target) == (1...4).map { "/issues?page=\($0)" })
+    }
 }

@@ -158,3 +158,68 @@ enum RefreshSnippets {
         // end snippet
     }
 }
+
+// snippet: paginate-model
+struct Ticket: Codable, Sendable, Identifiable {
+    let id: Int
+    let title: String
+    static let firstPage = URL(string: "https://api.example.com/tickets?per_page=50")!
+}
+
+@MainActor final class TicketsScreen: Paginating {
+    var loadingState = LoadingState<[Ticket]>()
+    var pagination = PaginationState<URL>()
+    func configure(value: [Ticket]) { print("\(value.count) tickets") }
+    func resource(forPage next: URL?) -> Resource<Page<Ticket, URL>> {
+        .linked(url: next ?? Ticket.firstPage)  // follows Link: <…>; rel="next"
+    }
+}
+// end snippet
+
+@MainActor
+enum PaginationSnippets {
+    static func paging(screen: TicketsScreen) async {
+        // snippet: paginate-calls
+        await screen.loadFirstPage()
+        await screen.loadNextPage()  // no-op when nothing more, or a page is already in flight
+        screen.loadNextPageIfNeeded(currentIndex: 42)  // the infinite-scroll trigger
+        // end snippet
+    }
+
+    static func strategies(next: Int?, cursor: String?) {
+        let url = URL(string: "https://api.example.com/tickets")!
+        // snippet: paginate-strategies
+        let numbered: Resource<Page<Ticket, Int>> = .pageNumber(url: url, page: next, size: 50)
+        let offset: Resource<Page<Ticket, Int>> = .offset(url: url, offset: next, limit: 50)
+        let cursored: Resource<Page<Ticket, String>> = .cursor(
+            url: url,
+            cursor: cursor,
+            envelope: TicketList.self,
+            items: \.tickets,
+            next: \.nextCursor
+        )
+        // end snippet
+        _ = (numbered, offset, cursored)
+    }
+
+    static func footer(screen: TicketsScreen) {
+        // snippet: paginate-footer
+        if let error = screen.pagination.pageError {
+            print("Couldn't load more: \(error). Tap to retry.")  // loadNextPage() asks again
+        } else if screen.pagination.hasMorePages {
+            print("Loading more…")
+        }
+        // end snippet
+    }
+}
+
+// snippet: paginate-envelope
+struct TicketList: Decodable {
+    let tickets: [Ticket]
+    let nextCursor: PageCursor?  // a string, a number, null or "" (the end)
+    enum CodingKeys: String, CodingKey {
+        case tickets
+        case nextCursor = "next_cursor"
+    }
+}
+// end snippet

@@ -68,6 +68,7 @@ struct DocumentationTests {
             "Sources/LoadingKit/LoadingKit.docc/LoadingKit.md",
             "Sources/LoadingKit/LoadingKit.docc/GettingStarted.md",
             "Sources/LoadingKit/LoadingKit.docc/RefreshingContent.md",
+            "Sources/LoadingKit/LoadingKit.docc/PaginatingContent.md",
         ]
     )
     func blocksAreCompiled(document: String) throws {

@@ -1,0 +1,244 @@
+import Foundation
+import LoadingKitNetworking
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The pagination strategies: resources of one page, each knowing how to find the
+/// next one.
+///
+/// ```swift
+/// func resource(forPage page: Int?) -> Resource<Page<Post, Int>> {
+///     .pageNumber(url: postsURL, page: page, size: 20, pageParameter: "_page", sizeParameter: "_limit")
+/// }
+/// ```
+extension Resource {
+    // MARK: - Page number
+
+    /// A page of a JSON array asked for by page number.
+    ///
+    /// The next page is the following number, unless the page is shorter than `size`
+    /// or an `X-Total-Count` header says every item has been served.
+    ///
+    /// - Parameters:
+    ///   - url: The list's URL.
+    ///   - page: The page to load; `nil` for `firstPage`.
+    ///   - size: How many items a page holds.
+    ///   - firstPage: The number of the first page; 1 by default.
+    ///   - pageParameter: The query item of the page number.
+    ///   - sizeParameter: The query item of the page size; `nil` to send none.
+    ///   - decoder: The decoder of the items.
+    public static func pageNumber<Item: Decodable & Sendable>(
+        url: URL,
+        page: Int?,
+        size: Int,
+        firstPage: Int = 1,
+        pageParameter: String = "page",
+        sizeParameter: String? = "per_page",
+        decoder: JSONDecoder = JSONDecoder()
+    ) -> Resource<Page<Item, Int>> where A == Page<Item, Int> {
+        let number = page ?? firstPage
+        let served = (number - firstPage + 1) * size
+        return .counted(
+            url: url,
+            query: [(pageParameter, number), (sizeParameter, size)],
+            size: size,
+            served: served,
+            decoder: decoder
+        ) { _ in number + 1 }
+    }
+
+    // MARK: - Offset
+
+    /// A page of a JSON array asked for by offset and limit.
+    ///
+    /// The next offset follows the items served, unless the page is shorter than
+    /// `limit` or an `X-Total-Count` header says every item has been served.
+    ///
+    /// - Parameters:
+    ///   - url: The list's URL.
+    ///   - offset: The offset to load from; `nil` for 0.
+    ///   - limit: How many items a page holds.
+    ///   - offsetParameter: The query item of the offset.
+    ///   - limitParameter: The query item of the limit.
+    ///   - decoder: The decoder of the items.
+    public static func offset<Item: Decodable & Sendable>(
+        url: URL,
+        offset: Int?,
+        limit: Int,
+        offsetParameter: String = "offset",
+        limitParameter: String = "limit",
+        decoder: JSONDecoder = JSONDecoder()
+    ) -> Resource<Page<Item, Int>> where A == Page<Item, Int> {
+        let start = offset ?? 0
+        return .counted(
+            url: url,
+            query: [(offsetParameter, start), (limitParameter, limit)],
+            size: limit,
+            served: start + limit,
+            decoder: decoder
+        ) { count in start + count }
+    }
+
+    private static func counted<Item: Decodable & Sendable>(
+        url: URL,
+        query: [(String?, Int)],
+        size: Int,
+        served: Int,
+        decoder: JSONDecoder,
+        next: @escaping @Sendable (Int) -> Int
+    ) -> Resource<Page<Item, Int>> where A == Page<Item, Int> {
+        let items = query.compactMap { name, value in
+            name.map { URLQueryItem(name: $0, value: String(value)) }
+        }
+        return Resource<[Item]>(url: url, query: items, decoder: decoder).mapPage {
+            items,
+            response in
+            let total = response.value(forHTTPHeaderField: "X-Total-Count").flatMap { Int($0) }
+            let more = total.map { served < $0 } ?? (items.count >= size)
+            return more && !items.isEmpty ? next(items.count) : nil
+        }
+    }
+
+    // MARK: - Cursor
+
+    /// A page of a JSON envelope that carries an opaque cursor for the next page.
+    ///
+    /// ```swift
+    /// .cursor(url: usersURL, cursor: next, envelope: UsersPage.self,
+    ///         items: \.members, next: { $0.response_metadata?.next_cursor })
+    /// ```
+    ///
+    /// There is no next page when the cursor is missing, `null` or empty.
+    ///
+    /// - Parameters:
+    ///   - url: The list's URL.
+    ///   - cursor: The cursor of the page to load; `nil` for the first page.
+    ///   - parameter: The query item that carries the cursor.
+    ///   - envelope: The type of the response body.
+    ///   - decoder: The decoder of the body.
+    ///   - items: The items of a body.
+    ///   - next: The next cursor of a body.
+    public static func cursor<Item: Sendable, Envelope: Decodable & SendableMetatype>(
+        url: URL,
+        cursor: String?,
+        parameter: String = "cursor",
+        envelope: Envelope.Type,
+        decoder: JSONDecoder = JSONDecoder(),
+        items: @escaping @Sendable (Envelope) -> [Item],
+        next: @escaping @Sendable (Envelope) -> PageCursor?
+    ) -> Resource<Page<Item, String>> where A == Page<Item, String> {
+        .enveloped(url: url, parameter: parameter, value: cursor, decoder: decoder) {
+            (body: Envelope) in Page(items: items(body), next: next(body)?.value)
+        }
+    }
+
+    /// A page of a JSON envelope with a `has_more` flag, whose next page starts after
+    /// the identifier of its last item (Stripe's `starting_after`).
+    ///
+    /// ```swift
+    /// .startingAfter(url: customersURL, after: next, envelope: CustomerList.self,
+    ///                items: \.data, hasMore: \.has_more, cursor: \.id)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - url: The list's URL.
+    ///   - after: The identifier the page starts after; `nil` for the first page.
+    ///   - parameter: The query item that carries it.
+    ///   - envelope: The type of the response body.
+    ///   - decoder: The decoder of the body.
+    ///   - items: The items of a body.
+    ///   - hasMore: Whether a body says more items follow.
+    ///   - cursor: The identifier of an item.
+    public static func startingAfter<Item: Sendable, Envelope: Decodable & SendableMetatype>(
+        url: URL,
+        after: String?,
+        parameter: String = "starting_after",
+        envelope: Envelope.Type,
+        decoder: JSONDecoder = JSONDecoder(),
+        items: @escaping @Sendable (Envelope) -> [Item],
+        hasMore: @escaping @Sendable (Envelope) -> Bool,
+        cursor: @escaping @Sendable (Item) -> String
+    ) -> Resource<Page<Item, String>> where A == Page<Item, String> {
+        .enveloped(url: url, parameter: parameter, value: after, decoder: decoder) {
+            (body: Envelope) in
+            let page = items(body)
+            return Page(items: page, next: hasMore(body) ? page.last.map(cursor) : nil)
+        }
+    }
+
+    // MARK: - Link header
+
+    /// A page of a JSON array whose next page is the `Link` header's `rel="next"`.
+    ///
+    /// A relative target is resolved against the response's URL. A target on another
+    /// origin (scheme, host or port) is not followed unless `allowsCrossOrigin` is
+    /// `true`: it would carry the request's headers, such as `Authorization`, to
+    /// another server.
+    ///
+    /// - Parameters:
+    ///   - url: The page to load: the first page's URL, then each `next` target.
+    ///   - allowsCrossOrigin: Whether a `next` on another origin is followed.
+    ///   - decoder: The decoder of the items.
+    public static func linked<Item: Decodable & Sendable>(
+        url: URL,
+        allowsCrossOrigin: Bool = false,
+        decoder: JSONDecoder = JSONDecoder()
+    ) -> Resource<Page<Item, URL>> where A == Page<Item, URL> {
+        Resource<[Item]>(url: url, decoder: decoder).mapPage { _, response in
+            guard let next = LinkHeader(response: response).next else { return nil }
+            guard allowsCrossOrigin || next.hasSameOrigin(as: response.url ?? url) else {
+                return nil
+            }
+            return next
+        }
+    }
+}
+
+extension Resource {
+    /// A resource of a page decoded from an `Envelope`, asked for with `value` in the
+    /// query item `parameter` (none for the first page).
+    fileprivate static func enveloped<Item: Sendable, Envelope: Decodable & SendableMetatype>(
+        url: URL,
+        parameter: String,
+        value: String?,
+        decoder: JSONDecoder,
+        page: @escaping @Sendable (Envelope) -> Page<Item, String>
+    ) -> Resource<Page<Item, String>> where A == Page<Item, String> {
+        let query = value.map { [URLQueryItem(name: parameter, value: $0)] } ?? []
+        return Resource<Envelope>(url: url, query: query, decoder: decoder).map(page)
+    }
+
+    /// A resource of a page whose items are this resource's array and whose next
+    /// cursor `next` derives from the items and the response.
+    fileprivate func mapPage<Item: Sendable, Cursor: Sendable>(
+        _ next: @escaping @Sendable ([Item], HTTPURLResponse) -> Cursor?
+    ) -> Resource<Page<Item, Cursor>> where A == [Item] {
+        let parse = self.parse
+        return Resource<Page<Item, Cursor>>(
+            request: request,
+            acceptableStatusCodes: acceptableStatusCodes
+        ) { data, response in
+            let items = try parse(data, response)
+            return Page(items: items, next: next(items, response))
+        }
+    }
+}
+
+extension URL {
+    /// Whether the URL has the scheme, host and port of `other`.
+    func hasSameOrigin(as other: URL) -> Bool {
+        scheme?.lowercased() == other.scheme?.lowercased()
+            && host?.lowercased() == other.host?.lowercased()
+            && (port ?? defaultPort) == (other.port ?? other.defaultPort)
+    }
+
+    private var defaultPort: Int? {
+        switch scheme?.lowercased() {
+        case "http": 80
+        case "https": 443
+        default: nil
+        }
+    }
+}

@@ -1,0 +1,247 @@
+import Foundation
+import LoadingKit
+import LoadingKitTesting
+import Testing
+
+/// The rules of paginated lists, against `MockTransport` and its gates.
+@MainActor
+@Suite("Paginating")
+struct PaginatingTests {
+    let mock = MockTransport()
+    let postsURL = URL(string: "https://api.example.com/posts")!
+
+    /// Posts `ids` as the page `number` of size 3.
+    func script(page number: Int, _ ids: [Int], after gate: MockTransport.Gate? = nil) {
+        mock.respond(
+            to: "/posts?page=\(number)&per_page=3",
+            with: .json(Post.list(ids)),
+            after: gate
+        )
+    }
+
+    func makeScreen() -> PagedScreen<Post, Int> {
+        PagedScreen(transport: mock) { [postsURL] page in
+            .pageNumber(url: postsURL, page: page, size: 3)
+        }
+    }
+
+    func ids(_ screen: PagedScreen<Post, Int>) -> [Int] { screen.items.map(\.id) }
+
+    @Test("the first page replaces the content; each next page appends and reports its range")
+    func appendsPages() async throws {
+        script(page: 1, [1, 2, 3])
+        script(page: 2, [4, 5, 6])
+        let screen = makeScreen()
+        await screen.loadFirstPage()
+        #expect(screen.pagination.hasMorePages)
+        await screen.loadNextPage()
+        #expect(ids(screen) == [1, 2, 3, 4, 5, 6])
+        #expect(screen.changes == [.replaced, .appended(3..<6)])
+        #expect(screen.configureCount == 2)
+        #expect(screen.pagination.pagesLoaded == 2)
+        #expect(screen.pagination.nextCursor == 3)
+    }
+
+    @Test("a next page before the first page does nothing")
+    func nextBeforeFirst() async throws {
+        let screen = makeScreen()
+        await screen.loadNextPage()
+        #expect(screen.loadNextPageIfNeeded(currentIndex: 0) == nil)
+        #expect(mock.requests.isEmpty)
+        #expect(screen.loadingState == LoadingState())
+    }
+
+    @Test("at most one next page is in flight; a page is applied once")
+    func oneNextPageInFlight() async throws {
+        script(page: 1, [1, 2, 3])
+        let gate = MockTransport.Gate()
+        script(page: 2, [4, 5, 6], after: gate)
+        let screen = makeScreen()
+        await screen.loadFirstPage()
+        let first = try #require(screen.loadNextPageIfNeeded(currentIndex: 2))
+        await gate.waitForArrivals()
+        #expect(screen.loadingState.activity == .loadingNextPage)
+        #expect(screen.loadingState.placeholder == .content)
+        #expect(screen.loadNextPageIfNeeded(currentIndex: 2) == nil)
+        let second = Task { await screen.loadNextPage() }
+        await second.value
+        gate.open()
+        await first.finish()
+        #expect(ids(screen) == [1, 2, 3, 4, 5, 6])
+        #expect(mock.requests.count == 2)
+        #expect(screen.changes == [.replaced, .appended(3..<6)])
+    }
+
+    @Test("a failed next page keeps the items; a retry asks for the same page")
+    func failedPageRetried() async throws {
+        script(page: 1, [1, 2, 3])
+        mock.respond(to: "/posts?page=2&per_page=3", with: .text("busy", status: 503))
+        script(page: 2, [4, 5])
+        let screen = makeScreen()
+        await screen.loadFirstPage()
+        await screen.loadNextPage()
+        #expect(ids(screen) == [1, 2, 3])
+        #expect(screen.pagination.pageError != nil)
+        #expect(screen.loadingState.error == nil)
+        #expect(screen.loadingState.placeholder == .content)
+        #expect(screen.failures.count == 1)
+        #expect(screen.loadNextPageIfNeeded(currentIndex: 2) == nil)
+        await screen.loadNextPage()
+        #expect(ids(screen) == [1, 2, 3, 4, 5])
+        #expect(screen.pagination.pageError == nil)
+        #expect(!screen.pagination.hasMorePages)
+        #expect(
+            mock.requests.map(\.url?.query) == [
+                "page=1&per_page=3", "page=2&per_page=3", "page=2&per_page=3",
+            ]
+        )
+    }
+
+    @Test("items shifted between pages are neither duplicated nor dropped")
+    func shiftedPages() async throws {
+        script(page: 1, [10, 9, 8])
+        // Post 11 was published meanwhile: page 2 starts with 8 again.
+        script(page: 2, [8, 7, 6])
+        script(page: 3, [5, 5, 4])
+        let screen = makeScreen()
+        await screen.loadFirstPage()
+        await screen.loadNextPage()
+        await screen.loadNextPage()
+        #expect(ids(screen) == [10, 9, 8, 7, 6, 5, 4])
+        #expect(screen.changes == [.replaced, .appended(3..<5), .appended(5..<7)])
+    }
+
+    @Test("the infinite-scroll trigger waits for the prefetch distance")
+    func prefetchDistance() async throws {
+        script(page: 1, [1, 2, 3])
+        let screen = makeScreen()
+        screen.prefetchDistance = 1
+        await screen.loadFirstPage()
+        #expect(screen.loadNextPageIfNeeded(currentIndex: 0) == nil)
+        script(page: 2, [4])
+        let task = try #require(screen.loadNextPageIfNeeded(currentIndex: 1))
+        await task.finish()
+        #expect(ids(screen) == [1, 2, 3, 4])
+    }
+
+    @Test("a forced first page supersedes a next page in flight and restarts pagination")
+    func forcedReloadSupersedesNextPage() async throws {
+        script(page: 1, [1, 2, 3])
+        script(page: 2, [4, 5, 6])
+        let gate = MockTransport.Gate(honorsCancellation: false)
+        script(page: 3, [7, 8, 9], after: gate)
+        script(page: 1, [0, 1, 2])
+        let screen = makeScreen()
+        await screen.loadFirstPage()
+        await screen.loadNextPage()
+        let stale = try #require(screen.loadNextPageIfNeeded(currentIndex: 5))
+        await gate.waitForArrivals()
+        await screen.loadFirstPage(policy: .force)
+        gate.open()
+        await stale.finish()
+        #expect(ids(screen) == [0, 1, 2])
+        #expect(screen.pagination.pagesLoaded == 1)
+        #expect(screen.pagination.nextCursor == 2)
+        #expect(screen.changes.last == .replaced)
+    }
+
+    @Test("ifNeeded keeps a loaded list")
+    func firstPageIfNeeded() async throws {
+        script(page: 1, [1, 2, 3])
+        let screen = makeScreen()
+        await screen.loadFirstPage()
+        await screen.loadFirstPage()
+        #expect(mock.requests.count == 1)
+    }
+
+    @Test("a head refresh keeps the loaded pages and where pagination is")
+    func refreshKeepsPages() async throws {
+        script(page: 1, [9, 8, 7])
+        script(page: 2, [6, 5, 4])
+        mock.respond(to: "/posts?since=9", with: .json(Post.list([11, 10, 9])))
+        let feed = PagedFeed(transport: mock)
+        await feed.loadFirstPage()
+        await feed.loadNextPage()
+        await feed.refresh()
+        #expect(feed.loadingState.content?.map(\.id) == [11, 10, 9, 8, 7, 6, 5, 4])
+        #expect(feed.pagination.pagesLoaded == 2)
+        #expect(feed.pagination.nextCursor == 3)
+        #expect(feed.changes == [.replaced, .appended(3..<6), .inserted(IndexSet(0..<2))])
+        script(page: 3, [3, 2, 1])
+        await feed.loadNextPage()
+        #expect(feed.loadingState.content?.map(\.id) == [11, 10] + (1...9).reversed())
+    }
+
+    @Test("a refresh that replaces a paginated list restarts pagination without duplicates")
+    func refreshReplacementRestartsPagination() async throws {
+        script(page: 1, [9, 8, 7])
+        mock.respond(to: "/posts?since=9", with: .json(Post.list([30, 29, 28])))
+        let feed = PagedFeed(transport: mock)
+        await feed.loadFirstPage()
+        await feed.refresh()
+        #expect(feed.changes.last == .replaced)
+        script(page: 1, [30, 29, 28])
+        script(page: 2, [27, 26, 25])
+        await feed.loadNextPage()
+        await feed.loadNextPage()
+        #expect(feed.loadingState.content?.map(\.id) == [30, 29, 28, 27, 26, 25])
+    }
+
+    @Test("a long run of pages keeps every item once and in order")
+    func longRun() async throws {
+        let pages = 200
+        for page in 1...pages {
+            let first = (page - 1) * 3
+            script(page: page, page == pages ? [first] : [first, first + 1, first + 2])
+        }
+        let screen = makeScreen()
+        await screen.loadAllPages()
+        #expect(ids(screen) == Array(0...(pages - 1) * 3))
+        #expect(screen.pagination.pagesLoaded == pages)
+        #expect(screen.changes.count == pages)
+        try mock.verifyAllConsumed()
+    }
+
+    @Test("a rejected page keeps the list and the cursor")
+    func rejectedPage() async throws {
+        script(page: 1, [1, 2, 3])
+        let screen = RejectingScreen(transport: mock)
+        await screen.loadFirstPage()
+        mock.respond(to: "/posts?page=2&per_page=3", with: .json(Post.list([666])))
+        await screen.loadNextPage()
+        #expect(screen.loadingState.content?.map(\.id) == [1, 2, 3])
+        #expect(screen.pagination.pageError == .rejected("the number of the beast"))
+        #expect(screen.pagination.nextCursor == 2)
+        script(page: 2, [4])
+        await screen.loadNextPage()
+        #expect(screen.loadingState.content?.map(\.id) == [1, 2, 3, 4])
+    }
+}
+
+/// Refuses pages holding post 666.
+@MainActor
+final class RejectingScreen: Paginating {
+    var loadingState = LoadingState<[Post]>()
+    var pagination = PaginationState<Int>()
+    let webservice: Webservice
+
+    init(transport: any Transport) {
+        webservice = Webservice(transport: transport)
+    }
+
+    func configure(value: [Post]) {}
+
+    func validate(_ value: [Post]) throws {
+        if value.contains(where: { $0.id == 666 }) {
+            throw Beast()
+        }
+    }
+
+    func resource(forPage page: Int?) -> Resource<Page<Post, Int>> {
+        .pageNumber(url: URL(string: "https://api.example.com/posts")!, page: page, size: 3)
+    }
+
+    struct Beast: Error, CustomStringConvertible {
+        var description: String { "the number of the beast" }
+    }
+}
