@@ -84,10 +84,12 @@ extension Loading {
                 return
             }
             recordFailure?(self, failure)
+            let now = loadingClock.now
             updateLoadingState { state in
                 if recordFailure == nil {
                     state.error = failure
                 }
+                state.failedAt = now
                 state.activity = .idle
                 state.progress = nil
             }
@@ -106,6 +108,7 @@ extension Loading {
             throw .rejected(String(describing: error))
         }
         loadingRuntime.identities = nil
+        loadingRuntime.contentValidators = nil
         if replacing, let paginating = self as? any Paginating {
             paginating.restartPagination()
         }
@@ -113,13 +116,23 @@ extension Loading {
         if !empty || configuresEmptyValues {
             configure(value: value)
         }
-        updateLoadingState { state in
+        markLoaded { state in
             state.content = value
             state.isEmpty = empty
+        }
+    }
+
+    /// Records that the content is current — loaded now, no error, nothing in flight —
+    /// together with `change`, in one state change.
+    func markLoaded(changing change: (inout LoadingState<ResourceType>) -> Void = { _ in }) {
+        let now = loadingClock.now
+        updateLoadingState { state in
+            change(&state)
             state.error = nil
+            state.failedAt = nil
             state.activity = .idle
             state.progress = nil
-            state.loadedAt = .now
+            state.loadedAt = now
         }
     }
 }

@@ -144,10 +144,20 @@ extension Loading {
         if let inFlight = loadingRuntime.currentTask {
             return .joined(LoadTask(inFlight))
         }
-        if loadingState.content != nil && loadingState.error == nil {
-            return .skipped
+        return isCurrent ? .skipped : nil
+    }
+
+    /// Whether ``LoadPolicy/ifNeeded`` finds nothing to do: the content is fresh, or
+    /// the last load failed less than ``failureRetryInterval`` ago.
+    private var isCurrent: Bool {
+        let state = loadingState
+        let now = loadingClock.now
+        if state.error != nil || state.content == nil {
+            guard let failedAt = state.failedAt else { return false }
+            return failedAt.duration(to: now) < failureRetryInterval
         }
-        return nil
+        guard let maxAge, let loadedAt = state.loadedAt else { return true }
+        return loadedAt.duration(to: now) < maxAge
     }
 
     /// The activity a new load under `policy` shows.
@@ -161,17 +171,25 @@ extension Loading {
 
     fileprivate func begin(_ resource: Resource<ResourceType>, policy: LoadPolicy) -> LoadStart {
         loadingRuntime.lastResource = resource
-        return beginLoad(resource, policy: policy) { loader, value in
-            try loader.applyLoaded(value)
+        return beginLoad(resource, policy: policy) { loader, fetched in
+            let runtime = loader.loadingRuntime
+            if fetched.isNotModified, loader.loadingState.content != nil,
+                fetched.validators == runtime.contentValidators
+            {
+                loader.markLoaded()
+                return
+            }
+            try loader.applyLoaded(fetched.value)
+            runtime.contentValidators = fetched.validators
         }
     }
 
     /// Starts loading `resource` as `policy` says, unless the policy skips it or joins
-    /// a load in flight, and hands the value to `apply`.
+    /// a load in flight, and hands what was fetched to `apply`.
     func beginLoad<Value: Sendable>(
         _ resource: Resource<Value>,
         policy: LoadPolicy,
-        apply: @escaping @MainActor (Self, Value) throws -> Void
+        apply: @escaping @MainActor (Self, Fetched<Value>) throws -> Void
     ) -> LoadStart {
         if let existing = existingLoad(for: policy) {
             return existing
@@ -179,9 +197,9 @@ extension Loading {
         let request = policy.ignoresCache ? resource.ignoringCache() : resource
         let webservice = self.webservice
         let task = perform(activity(for: policy)) {
-            try await webservice.load(request)
-        } apply: { loader, value in
-            try apply(loader, value)
+            try await webservice.fetch(request)
+        } apply: { loader, fetched in
+            try apply(loader, fetched)
         }
         return .started(task)
     }

@@ -75,6 +75,18 @@ public protocol Loading: AnyObject, Sendable {
 
     /// Whether ``loadingDidDisappear()`` cancels the load in flight. Default: `false`.
     var cancelsLoadingOnDisappear: Bool { get }
+
+    /// How long loaded content stays fresh for ``LoadPolicy/ifNeeded``: older content
+    /// is reloaded in the background while it stays shown (stale-while-revalidate).
+    /// Default: `nil`, fresh for ever.
+    var maxAge: Duration? { get }
+
+    /// How long after a failure ``LoadPolicy/ifNeeded`` waits before loading again.
+    /// Default: `.zero`, at once.
+    var failureRetryInterval: Duration { get }
+
+    /// The clock of load times and freshness. Default: `ContinuousClock()`.
+    var loadingClock: any LoadingClock { get }
 }
 
 // MARK: - Default implementations
@@ -109,6 +121,15 @@ extension Loading {
 
     /// `false`.
     public var cancelsLoadingOnDisappear: Bool { false }
+
+    /// `nil`: content stays fresh.
+    public var maxAge: Duration? { nil }
+
+    /// `.zero`.
+    public var failureRetryInterval: Duration { .zero }
+
+    /// `ContinuousClock()`.
+    public var loadingClock: any LoadingClock { ContinuousClock() }
 }
 
 extension Loading where ResourceType: Collection {

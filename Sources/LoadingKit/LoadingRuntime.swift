@@ -12,6 +12,7 @@ final class LoadingRuntime<Value: Sendable>: Sendable {
         var task: Task<Void, Never>?
         var lastResource: Resource<Value>?
         var identities: (any Sendable)?
+        var contentValidators: Validators?
         var nextObserverID = 0
         var observers: [Int: AsyncStream<LoadingState<Value>>.Continuation] = [:]
     }
@@ -90,6 +91,12 @@ final class LoadingRuntime<Value: Sendable>: Sendable {
     var identities: (any Sendable)? {
         get { state.withLock { $0.identities } }
         set { state.withLock { $0.identities = newValue } }
+    }
+
+    /// The validators the content came with, when a plain load applied it.
+    var contentValidators: Validators? {
+        get { state.withLock { $0.contentValidators } }
+        set { state.withLock { $0.contentValidators = newValue } }
     }
 
     /// Removes and returns the identifiers, leaving `nil`.

@@ -28,6 +28,8 @@ public struct LoadingState<Value: Sendable>: Sendable {
     public internal(set) var isEmpty: Bool
     /// When ``content`` was last loaded or confirmed unchanged, by the loader's clock.
     public internal(set) var loadedAt: ContinuousClock.Instant?
+    /// When the last load failed, by the loader's clock; `nil` once one succeeds.
+    public internal(set) var failedAt: ContinuousClock.Instant?
     /// How much of the response in flight has arrived, from 0 to 1, when the
     /// transport reports it.
     public internal(set) var progress: Double?
@@ -43,6 +45,7 @@ public struct LoadingState<Value: Sendable>: Sendable {
         error = nil
         isEmpty = false
         loadedAt = nil
+        failedAt = nil
         progress = nil
         runtime = nil
     }
@@ -97,6 +100,6 @@ extension LoadingState: Equatable where Value: Equatable {
     public static func == (lhs: LoadingState, rhs: LoadingState) -> Bool {
         lhs.content == rhs.content && lhs.activity == rhs.activity && lhs.error == rhs.error
             && lhs.isEmpty == rhs.isEmpty && lhs.loadedAt == rhs.loadedAt
-            && lhs.progress == rhs.progress
+            && lhs.failedAt == rhs.failedAt && lhs.progress == rhs.progress
     }
 }

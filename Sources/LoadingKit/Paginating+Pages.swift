@@ -51,8 +51,8 @@ extension Paginating {
     private func beginFirstPage(policy: LoadPolicy) -> LoadStart {
         let resource = self.resource(forPage: nil)
         loadingRuntime.lastResource = resource.map { ResourceType($0.items) }
-        return beginLoad(resource, policy: policy) { loader, page in
-            try loader.applyFirstPage(page)
+        return beginLoad(resource, policy: policy) { loader, fetched in
+            try loader.applyFirstPage(fetched.value)
         }
     }
 
@@ -95,13 +95,8 @@ extension Paginating {
         }
         record(page)
         pagination.pagesLoaded += 1
-        updateLoadingState { state in
-            state.isEmpty = isEmpty(state.content ?? ResourceType())
-            state.error = nil
-            state.activity = .idle
-            state.progress = nil
-            state.loadedAt = .now
-        }
+        let empty = isEmpty(loadingState.content ?? ResourceType())
+        markLoaded { $0.isEmpty = empty }
         didApply(fresh.isEmpty ? .none : .appended(start..<(start + fresh.count)))
     }
 

@@ -120,12 +120,7 @@ extension Refreshable {
 
     private func applyRefresh(_ outcome: RefreshOutcome<ResourceType>) throws(LoadingError) {
         guard outcome.change != .none else {
-            updateLoadingState { state in
-                state.error = nil
-                state.activity = .idle
-                state.progress = nil
-                state.loadedAt = .now
-            }
+            markLoaded()
             didApply(.none)
             return
         }

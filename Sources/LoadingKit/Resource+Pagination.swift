@@ -139,7 +139,7 @@ extension Resource {
     ///
     /// ```swift
     /// .startingAfter(url: customersURL, after: next, envelope: CustomerList.self,
-    ///                items: \.data, hasMore: \.has_more, cursor: \.id)
+    ///                items: \.data, hasMore: \.hasMore, cursor: \.id)
     /// ```
     ///
     /// - Parameters:

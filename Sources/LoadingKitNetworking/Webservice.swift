@@ -5,27 +5,90 @@ import Foundation
 #endif
 
 /// Loads resources through a transport: sends the request, checks the status,
-/// parses the body, and reports every failure as a ``WebserviceError``.
+/// parses the body, and reports every failure as a ``WebserviceError`` — with request
+/// coalescing, conditional revalidation and, when asked, retries.
 ///
 /// ```swift
 /// let webservice = Webservice()  // URLSessionTransport.shared
 /// let episode = try await webservice.load(Episode.resource(id: 1))
 ///
 /// let tests = Webservice(transport: mockTransport)
+/// let patient = Webservice(configuration: .init(retry: .standard))
 /// ```
 ///
-/// A webservice holds no per-request state on a shared actor: the request and the
-/// parse run in the calling task, off the main actor.
+/// The request and the parse run in the calling task, off the main actor; no shared
+/// actor sits on the request path.
+///
+/// - **Coalescing**: identical `GET` and `HEAD` requests in flight at once (same
+///   URL, header fields and body) share one transport request and one parse. A caller
+///   that cancels gets ``WebserviceError/cancelled`` while the others go on; the
+///   request is cancelled only when every caller has cancelled.
+/// - **Revalidation**: after a `200` with `ETag` or `Last-Modified` to a `GET`, the
+///   next load of the same URL sends `If-None-Match` / `If-Modified-Since` as
+///   received; a `304` is answered with the stored value, without decoding.
+///   Validators are kept per method and URL (the most recent
+///   ``Configuration/revalidationCapacity`` of them) and never sent elsewhere; a
+///   resource that ignores caches sends none.
+/// - **Retry**: as ``Configuration/retry`` says; off by default.
 public final class Webservice: Sendable {
+    /// How a ``Webservice`` coalesces, revalidates, retries and keeps time.
+    ///
+    /// ```swift
+    /// var configuration = Webservice.Configuration()
+    /// configuration.retry = .standard
+    /// configuration.coalescedMethods = []   // every request goes out
+    /// ```
+    public struct Configuration: Sendable {
+        /// The methods whose identical concurrent requests share one request.
+        /// Default: `GET` and `HEAD`.
+        public var coalescedMethods: Set<HTTPMethod>
+        /// When failed requests are tried again. Default: ``RetryPolicy/none``.
+        public var retry: RetryPolicy
+        /// Whether `GET` responses with validators are stored for conditional
+        /// revalidation. Default: `true`.
+        public var revalidates: Bool
+        /// How many URLs' validators and values are kept. Default: 64.
+        public var revalidationCapacity: Int
+        /// The clock retries wait on. Default: `ContinuousClock()`.
+        public var clock: any LoadingClock
+
+        /// Creates a configuration.
+        public init(
+            coalescedMethods: Set<HTTPMethod> = [.get, .head],
+            retry: RetryPolicy = .none,
+            revalidates: Bool = true,
+            revalidationCapacity: Int = 64,
+            clock: any LoadingClock = ContinuousClock()
+        ) {
+            self.coalescedMethods = coalescedMethods
+            self.retry = retry
+            self.revalidates = revalidates
+            self.revalidationCapacity = revalidationCapacity
+            self.clock = clock
+        }
+    }
+
     /// The transport requests go through.
     public let transport: any Transport
 
+    /// The policies of this webservice.
+    public let configuration: Configuration
+
+    let store: ValidatorStore
+    let coalescer = Coalescer()
+
     /// Creates a webservice.
     ///
-    /// - Parameter transport: Where requests go; ``URLSessionTransport/shared`` by
-    ///   default.
-    public init(transport: any Transport = URLSessionTransport.shared) {
+    /// - Parameters:
+    ///   - transport: Where requests go; ``URLSessionTransport/shared`` by default.
+    ///   - configuration: Coalescing, revalidation, retry and clock.
+    public init(
+        transport: any Transport = URLSessionTransport.shared,
+        configuration: Configuration = Configuration()
+    ) {
         self.transport = transport
+        self.configuration = configuration
+        self.store = ValidatorStore(capacity: configuration.revalidationCapacity)
     }
 
     /// A webservice on ``URLSessionTransport/shared``, for apps that need only one.
@@ -33,29 +96,39 @@ public final class Webservice: Sendable {
 
     /// Loads `resource`.
     ///
-    /// The body is parsed in the calling task; when that task is cancelled the
-    /// request is cancelled and the load throws ``WebserviceError/cancelled``.
+    /// When the calling task is cancelled the load throws
+    /// ``WebserviceError/cancelled``; the request is cancelled unless other callers
+    /// share it.
     ///
     /// - Parameter resource: What to load.
-    /// - Returns: The parsed value.
+    /// - Returns: The parsed value, or the stored one when the server answered `304`.
     /// - Throws: ``WebserviceError`` for every failure.
-    public func load<A>(_ resource: Resource<A>) async throws(WebserviceError) -> A {
-        let url = resource.request.url
-        let data: Data
-        let response: HTTPURLResponse
-        do {
-            try Task.checkCancellation()
-            (data, response) = try await transport.send(resource.request)
-        } catch {
-            throw WebserviceError(transportError: error, url: url)
-        }
-        guard resource.acceptableStatusCodes.contains(response.statusCode) else {
-            throw WebserviceError.status(response, body: data)
-        }
-        do {
-            return try resource.parse(data, response)
-        } catch {
-            throw WebserviceError(parseError: error, url: response.url ?? url)
-        }
+    public func load<A: Sendable>(_ resource: Resource<A>) async throws(WebserviceError) -> A {
+        try await fetch(resource).value
     }
+
+    /// Loads `resource` and tells how: its validators, and whether the server said it
+    /// had not changed.
+    ///
+    /// - Parameter resource: What to load.
+    /// - Returns: The value with its validators.
+    /// - Throws: ``WebserviceError`` for every failure.
+    public func fetch<A: Sendable>(
+        _ resource: Resource<A>
+    ) async throws(WebserviceError) -> Fetched<A> {
+        guard !Task.isCancelled else { throw .cancelled }
+        guard configuration.coalescedMethods.contains(resource.method) else {
+            return try await attempts(resource).get()
+        }
+        let key = Coalescer.Key(
+            request: RequestKey(resource.request),
+            type: ObjectIdentifier(A.self)
+        )
+        guard let outcome = await coalescer.run(key, operation: { await self.attempts(resource) })
+        else { throw .cancelled }
+        return try outcome.get()
+    }
+
+    /// Requests in flight after coalescing.
+    public var requestsInFlight: Int { coalescer.flightCount }
 }

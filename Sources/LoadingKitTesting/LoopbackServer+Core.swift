@@ -15,7 +15,7 @@ extension LoopbackServer {
 
         let routes = Mutex<[String: Handler]>([:])
         let requests = Mutex<[Request]>([])
-        let received = Counter()
+        let received = CounterSignal()
         let connections = Mutex(Connections())
         let port: UInt16
         private let listener: Socket

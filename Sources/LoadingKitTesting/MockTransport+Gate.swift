@@ -27,8 +27,8 @@ extension MockTransport {
         }
 
         private let state = Mutex(State())
-        private let arrived = Counter()
-        private let cancelled = Counter()
+        private let arrived = CounterSignal()
+        private let cancelled = CounterSignal()
 
         /// Whether a held request ends when its task is cancelled.
         public let honorsCancellation: Bool

@@ -39,7 +39,7 @@ public final class MockTransport: Transport {
     }
 
     private let state = Mutex(State())
-    private let received = Counter()
+    private let received = CounterSignal()
 
     /// Creates a transport with an empty script.
     public init() {}

@@ -240,6 +240,49 @@ struct URLSessionTransportTests {
         #expect(outcomes.contains("ok"))
         #expect(outcomes.contains("cancelled"))
     }
+    @Test("ETag revalidation over real HTTP: the second load is a 304 answered from the store")
+    func entityTagOverHTTP() async throws {
+        server.route("/episodes/1") { request in
+            if request.header("if-none-match") == #""v1""# {
+                return .status(304, headers: [("ETag", #""v1""#)])
+            }
+            return .json(Episode(id: 1, title: "Pilot"), headers: [("ETag", #""v1""#)])
+        }
+        let webservice = Webservice(transport: Self.transport)
+        let resource = Resource<Episode>(url: server.url("/episodes/1"))
+        let first = try await webservice.fetch(resource)
+        let second = try await webservice.fetch(resource)
+        #expect(!first.isNotModified)
+        #expect(second.isNotModified)
+        #expect(second.value == first.value)
+        #expect(server.requests.map { $0.header("if-none-match") } == [nil, #""v1""#])
+    }
+
+    @Test("Retry-After over real HTTP is honoured on the injected clock")
+    func retryAfterOverHTTP() async throws {
+        let calls = Mutex(0)
+        server.route("/episodes/1") { _ in
+            let call = calls.withLock { count in
+                count += 1
+                return count
+            }
+            return call == 1
+                ? .text("maintenance", status: 503, headers: [("Retry-After", "2")])
+                : .json(Episode(id: 1, title: "Back"))
+        }
+        let clock = ManualClock()
+        let webservice = Webservice(
+            transport: Self.transport,
+            configuration: .init(retry: .standard, clock: clock)
+        )
+        let resource = Resource<Episode>(url: server.url("/episodes/1"))
+        let task = Task { try await webservice.load(resource) }
+        await clock.waitForSleepers(1)
+        #expect(clock.sleeps == [.seconds(2)])
+        clock.advance(by: .seconds(2))
+        #expect(try await task.value.title == "Back")
+        #expect(server.requestCount(for: "/episodes/1") == 2)
+    }
 }
 
 /// The loopback response type, named as the tests use it.

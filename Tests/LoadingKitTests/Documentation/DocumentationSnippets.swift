@@ -223,3 +223,52 @@ struct TicketList: Decodable {
     }
 }
 // end snippet
+
+enum PolicySnippets {
+    static func configuration() -> Webservice {
+        // snippet: policies-configuration
+        var retry = RetryPolicy.standard  // 3 attempts, 0.5 s then 1 s apart, ±20 % jitter
+        retry.onAttempt = { attempt in print("retry \(attempt.number) in \(attempt.delay)") }
+        let webservice = Webservice(configuration: .init(retry: retry))
+        // end snippet
+        return webservice
+    }
+
+    static func fetching(webservice: Webservice) async throws {
+        // snippet: policies-fetch
+        let fetched = try await webservice.fetch(Episode.resource(id: 1))
+        if fetched.isNotModified {
+            print("304: the stored value, with nothing downloaded or decoded")
+        }
+        // end snippet
+    }
+
+    static func testingRetries() async throws {
+        // snippet: policies-manual-clock
+        let mock = MockTransport()
+        mock.respond(
+            to: "/episodes/1",
+            with: .text("busy", status: 503, headers: ["Retry-After": "2"])
+        )
+        mock.respond(to: "/episodes/1", with: .json(Episode(id: 1, title: "Pilot")))
+        let clock = ManualClock()
+        let webservice = Webservice(
+            transport: mock,
+            configuration: .init(retry: .standard, clock: clock)
+        )
+        let load = Task { try await webservice.load(Episode.resource(id: 1)) }
+        await clock.waitForSleepers(1)  // the retry waits for Retry-After…
+        clock.advance(by: .seconds(2))  // …which passes at once
+        print(try await load.value.title)
+        // end snippet
+    }
+}
+
+// snippet: policies-freshness
+@MainActor final class ScheduleScreen: Loading {
+    var loadingState = LoadingState<[Episode]>()
+    var maxAge: Duration? { .seconds(300) }  // older content reloads in the background
+    var failureRetryInterval: Duration { .seconds(30) }  // after a failure, wait a little
+    func configure(value: [Episode]) { print("\(value.count) episodes") }
+}
+// end snippet

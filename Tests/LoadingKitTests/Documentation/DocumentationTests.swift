@@ -69,6 +69,7 @@ struct DocumentationTests {
             "Sources/LoadingKit/LoadingKit.docc/GettingStarted.md",
             "Sources/LoadingKit/LoadingKit.docc/RefreshingContent.md",
             "Sources/LoadingKit/LoadingKit.docc/PaginatingContent.md",
+            "Sources/LoadingKit/LoadingKit.docc/CachingRetriesAndCoalescing.md",
         ]
     )
     func blocksAreCompiled(document: String) throws {

@@ -1,7 +1,7 @@
 import Synchronization
 
 /// A count that tasks can wait on: `wait(for: n)` returns once it reaches `n`.
-final class Counter: Sendable {
+final class CounterSignal: Sendable {
     private struct State {
         var value = 0
         var waiters: [(target: Int, continuation: CheckedContinuation<Void, Never>)] = []

@@ -1,0 +1,26 @@
+/// A value a ``Webservice`` fetched, with how: its validators, and whether the server
+/// said it had not changed (a `304` answered from the stored value).
+///
+/// ```swift
+/// let fetched = try await webservice.fetch(Episode.resource(id: 1))
+/// if fetched.isNotModified { /* nothing was downloaded or decoded */ }
+/// ```
+public struct Fetched<A> {
+    /// The value: parsed from the body, or the stored value when not modified.
+    public let value: A
+    /// The `ETag` and `Last-Modified` the value came with.
+    public let validators: Validators?
+    /// Whether the server answered `304 Not Modified` to the stored validators.
+    public let isNotModified: Bool
+
+    /// Creates a fetched value.
+    public init(value: A, validators: Validators?, isNotModified: Bool) {
+        self.value = value
+        self.validators = validators
+        self.isNotModified = isNotModified
+    }
+}
+
+// MARK: - where A: Sendable
+
+extension Fetched: Sendable where A: Sendable {}

@@ -1,0 +1,59 @@
+import Synchronization
+
+/// The validators and values of the latest responses, per method and URL, for
+/// conditional revalidation; the least recently used entry goes first past the
+/// capacity.
+final class ValidatorStore: Sendable {
+    struct Entry: Sendable {
+        let validators: Validators
+        let value: any Sendable
+    }
+
+    private struct State {
+        var entries: [RequestKey: Entry] = [:]
+        var order: [RequestKey] = []
+    }
+
+    private let state = Mutex(State())
+    let capacity: Int
+
+    init(capacity: Int) {
+        self.capacity = capacity
+    }
+
+    /// The entry for `key`, marked as used.
+    func entry(for key: RequestKey) -> Entry? {
+        state.withLock { state in
+            guard let entry = state.entries[key] else { return nil }
+            if let index = state.order.lastIndex(of: key), index != state.order.count - 1 {
+                state.order.remove(at: index)
+                state.order.append(key)
+            }
+            return entry
+        }
+    }
+
+    /// Stores `entry` under `key`, evicting the least recently used past capacity.
+    func store(_ entry: Entry, for key: RequestKey) {
+        guard capacity > 0 else { return }
+        state.withLock { state in
+            if state.entries.updateValue(entry, forKey: key) != nil {
+                state.order.removeAll { $0 == key }
+            }
+            state.order.append(key)
+            while state.order.count > capacity {
+                state.entries.removeValue(forKey: state.order.removeFirst())
+            }
+        }
+    }
+
+    /// Forgets `key`.
+    func remove(_ key: RequestKey) {
+        state.withLock { state in
+            state.entries.removeValue(forKey: key)
+            state.order.removeAll { $0 == key }
+        }
+    }
+
+    var count: Int { state.withLock { $0.entries.count } }
+}

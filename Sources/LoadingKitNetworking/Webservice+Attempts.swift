@@ -1,0 +1,99 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+extension Webservice {
+    /// Loads `resource`, retrying as the policy allows.
+    func attempts<A: Sendable>(_ resource: Resource<A>) async -> Result<Fetched<A>, WebserviceError>
+    {
+        let retry = configuration.retry
+        var attempt = 1
+        while true {
+            let outcome = await once(resource)
+            guard case .failure(let error) = outcome, attempt < retry.maximumAttempts,
+                retry.allowsRetry(of: error, method: resource.method),
+                let (delay, fromHeader) = delay(after: error, beforeRetry: attempt)
+            else { return outcome }
+            attempt += 1
+            retry.onAttempt?(
+                RetryAttempt(
+                    number: attempt,
+                    error: error,
+                    delay: delay,
+                    isFromRetryAfter: fromHeader
+                )
+            )
+            let clock = configuration.clock
+            do {
+                try await clock.sleep(until: clock.now.advanced(by: delay))
+            } catch {
+                return .failure(.cancelled)
+            }
+        }
+    }
+
+    /// The wait before retry `retry`: `Retry-After` on 429 and 503, else the backoff;
+    /// `nil` when the server asks for more than the policy honours.
+    private func delay(
+        after error: WebserviceError,
+        beforeRetry retry: Int
+    ) -> (Duration, fromRetryAfter: Bool)? {
+        let policy = configuration.retry
+        if case .badStatus(let failure) = error, [429, 503].contains(failure.statusCode),
+            let retryAfter = failure.header("Retry-After").flatMap(RetryAfter.init)
+        {
+            let delay = retryAfter.delay(from: configuration.clock.currentDate)
+            return delay <= policy.maximumRetryAfter ? (delay, true) : nil
+        }
+        return (policy.delay(beforeRetry: retry), false)
+    }
+
+    /// One request: with the stored validators when there are any, answered from the
+    /// stored value on `304`.
+    private func once<A: Sendable>(_ resource: Resource<A>) async -> Result<
+        Fetched<A>, WebserviceError
+    > {
+        var request = resource.request
+        let key = RequestKey(request, includingHeaders: false)
+        let revalidates =
+            configuration.revalidates && !resource.ignoresCache
+            && (resource.method == .get || resource.method == .head)
+        let stored = revalidates ? store.entry(for: key) : nil
+        let storedValue = stored?.value as? A
+        if let stored, storedValue != nil {
+            stored.validators.apply(to: &request)
+        }
+        let data: Data
+        let response: HTTPURLResponse
+        do {
+            (data, response) = try await transport.send(request)
+        } catch {
+            return .failure(WebserviceError(transportError: error, url: request.url))
+        }
+        if response.statusCode == 304, let stored, let storedValue {
+            return .success(
+                Fetched(value: storedValue, validators: stored.validators, isNotModified: true)
+            )
+        }
+        guard resource.acceptableStatusCodes.contains(response.statusCode) else {
+            return .failure(WebserviceError.status(response, body: data))
+        }
+        let value: A
+        do {
+            value = try resource.parse(data, response)
+        } catch {
+            return .failure(WebserviceError(parseError: error, url: response.url ?? request.url))
+        }
+        let validators = Validators(response: response)
+        if revalidates {
+            if let validators {
+                store.store(ValidatorStore.Entry(validators: validators, value: value), for: key)
+            } else {
+                store.remove(key)
+            }
+        }
+        return .success(Fetched(value: value, validators: validators, isNotModified: false))
+    }
+}
