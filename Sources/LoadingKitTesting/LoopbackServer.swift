@@ -62,6 +62,29 @@ public final class LoopbackServer: Sendable {
         core.routes.withLock { $0["\(method) \(path)"] = handler }
     }
 
+    /// Answers the requests to `path` with `responses` in turn, the last one for every
+    /// request after it — a failure and then a recovery, say.
+    ///
+    /// ```swift
+    /// server.route("/feed", answering: [.status(503), .json(feed)])
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - path: The path to match.
+    ///   - method: The method to match; `GET` by default.
+    ///   - responses: The responses in order; at least one.
+    public func route(_ path: String, method: HTTPMethod = .get, answering responses: [Response]) {
+        precondition(!responses.isEmpty, "route(_:answering:) needs a response")
+        let served = Mutex(0)
+        route(path, method: method) { _ in
+            let index = served.withLock { count in
+                defer { count += 1 }
+                return min(count, responses.count - 1)
+            }
+            return responses[index]
+        }
+    }
+
     /// Every request received so far, in order of arrival.
     public var requests: [Request] { core.requests.withLock { $0 } }
 

@@ -260,16 +260,13 @@ struct URLSessionTransportTests {
 
     @Test("Retry-After over real HTTP is honoured on the injected clock")
     func retryAfterOverHTTP() async throws {
-        let calls = Mutex(0)
-        server.route("/episodes/1") { _ in
-            let call = calls.withLock { count in
-                count += 1
-                return count
-            }
-            return call == 1
-                ? .text("maintenance", status: 503, headers: [("Retry-After", "2")])
-                : .json(Episode(id: 1, title: "Back"))
-        }
+        server.route(
+            "/episodes/1",
+            answering: [
+                .text("maintenance", status: 503, headers: [("Retry-After", "2")]),
+                .json(Episode(id: 1, title: "Back")),
+            ]
+        )
         let clock = ManualClock()
         let webservice = Webservice(
             transport: Self.transport,

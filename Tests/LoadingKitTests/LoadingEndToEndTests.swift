@@ -13,16 +13,14 @@ struct LoadingEndToEndTests {
     @Test("load, fail a reload keeping the content, then reload again")
     func loadFailReload() async throws {
         let server = try LoopbackServer()
-        let calls = Mutex(0)
-        server.route("/episodes/1") { _ in
-            let call = calls.withLock { count in
-                count += 1
-                return count
-            }
-            return call == 2
-                ? .text("<html>maintenance</html>", status: 503)
-                : .json(Episode(id: 1, title: "Pilot \(call)"))
-        }
+        server.route(
+            "/episodes/1",
+            answering: [
+                .json(Episode(id: 1, title: "Pilot 1")),
+                .text("<html>maintenance</html>", status: 503),
+                .json(Episode(id: 1, title: "Pilot 3")),
+            ]
+        )
         let screen = RecordingScreen(transport: Self.transport)
         let resource = Resource<Episode>(url: server.url("/episodes/1"))
 
