@@ -36,6 +36,10 @@ let package = Package(
             resources: [.copy("Fixtures")]
         ),
         .testTarget(name: "LoadingKitTestingTests", dependencies: ["LoadingKitTesting"]),
+        .testTarget(
+            name: "LoadingKitDemoTests",
+            dependencies: ["loadingkit-demo", "LoadingKitTesting"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,1 +1,72 @@
-print("loadingkit-bench")
+import Foundation
+
+/// `loadingkit-bench [scenario…] [--json PATH] [--quick]`
+let usage = """
+    usage: loadingkit-bench [scenario…] [--json PATH] [--quick]
+
+    scenarios: http, mock-cycle, pagination, refresh-merge, coalescing, memory (default: all)
+      --json PATH  also write the results as JSON to PATH
+      --quick      a short run that checks every scenario executes
+    """
+
+var arguments = Array(CommandLine.arguments.dropFirst())
+var jsonPath: String?
+var quick = false
+var selected: [String] = []
+while !arguments.isEmpty {
+    let argument = arguments.removeFirst()
+    switch argument {
+    case "--json":
+        guard !arguments.isEmpty else {
+            print(usage)
+            exit(2)
+        }
+        jsonPath = arguments.removeFirst()
+    case "--quick":
+        quick = true
+    case "--help", "-h":
+        print(usage)
+        exit(0)
+    default:
+        selected.append(argument)
+    }
+}
+
+let all = ["http", "mock-cycle", "pagination", "refresh-merge", "coalescing", "memory"]
+if let unknown = selected.first(where: { !all.contains($0) }) {
+    print("unknown scenario: \(unknown)\n\n\(usage)")
+    exit(2)
+}
+let scenarios = selected.isEmpty ? all : selected
+
+#if DEBUG
+    print("note: a debug build; run with `swift run -c release loadingkit-bench` for figures\n")
+#endif
+
+var rows: [Row] = []
+var failed = false
+let mock = MockScenarios(quick: quick)
+for scenario in scenarios {
+    do {
+        switch scenario {
+        case "http": rows += try await HTTPScenario(quick: quick).run()
+        case "mock-cycle": rows += try await mock.mockCycle()
+        case "pagination": rows += try await mock.paginationScaling()
+        case "refresh-merge": rows += try await mock.refreshMerge()
+        case "coalescing": rows += try await mock.coalescing()
+        default: rows += try await mock.memory()
+        }
+    } catch {
+        print("scenario \(scenario) failed: \(error)")
+        failed = true
+    }
+}
+
+let report = Report(quick: quick, date: ISO8601DateFormatter().string(from: Date()), rows: rows)
+print(report.table)
+if let jsonPath {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+    try encoder.encode(report).write(to: URL(fileURLWithPath: jsonPath))
+}
+exit(failed ? 1 : 0)

@@ -2,8 +2,8 @@ import Foundation
 
 /// The default refresh merge of `Identifiable` lists: new items go to the head.
 ///
-/// It hashes the identifiers of the content once and of each fetched item once:
-/// linear in the items it touches.
+/// It hashes each fetched identifier once and looks each item shown up once in the
+/// small set of fetched identifiers: linear in the items it touches.
 struct HeadMerge<Content: RangeReplaceableCollection & Sendable>
 where Content.Element: Identifiable {
     let pages: [Content]
@@ -15,19 +15,17 @@ where Content.Element: Identifiable {
         guard !replacing, !content.isEmpty else {
             return .merged(Content(fetched), .replaced)
         }
-        let present = Set(content.lazy.map(\.id))
-        var seen = Set<Content.Element.ID>()
-        var newItems: [Content.Element] = []
-        var overlaps = false
-        for item in fetched where seen.insert(item.id).inserted {
-            if present.contains(item.id) {
-                overlaps = true
-            } else {
-                newItems.append(item)
-            }
+        var fetchedIDs = Set<Content.Element.ID>()
+        let unique = fetched.filter { fetchedIDs.insert($0.id).inserted }
+        // One pass over the content against the small set of fetched identifiers:
+        // the cost per item shown stays the same however long the list grows.
+        var present = Set<Content.Element.ID>()
+        for item in content where fetchedIDs.contains(item.id) {
+            present.insert(item.id)
         }
+        let newItems = unique.filter { !present.contains($0.id) }
         let lastPageIsShort = pageSize.map { (pages.last?.count ?? 0) < $0 } ?? false
-        guard overlaps || lastPageIsShort || newItems.isEmpty else {
+        guard !present.isEmpty || lastPageIsShort || newItems.isEmpty else {
             return .gap(replacement: Content(newItems))
         }
         guard !newItems.isEmpty else { return .merged(content, .none) }

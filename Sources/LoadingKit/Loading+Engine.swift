@@ -28,22 +28,25 @@ extension Loading {
     }
 
     /// Runs `fetch` off the main actor as the loader's one operation in flight,
-    /// superseding any other, then hands its result to `apply` on the main actor —
-    /// unless a newer operation, a cancellation or the loader's release came first.
+    /// superseding any other; whoever waits for the flight then hands its result to
+    /// `apply` on the main actor — unless a newer operation, a cancellation or the
+    /// loader's release came first.
     ///
     /// - Parameters:
     ///   - activity: What the state shows while the operation is in flight.
-    ///   - fetch: The network work; it must not hold the loader.
+    ///   - fetch: The network work, cancelled through the lease it is given; it must
+    ///     not hold the loader.
     ///   - apply: Applies the fetched value; what it throws fails the operation.
     ///   - recordFailure: Records a failure somewhere other than the state's error.
-    /// - Returns: The operation's task.
+    /// - Returns: The operation in flight.
     func perform<Fetched: Sendable>(
         _ activity: LoadingActivity,
-        fetch: @escaping @Sendable () async throws -> Fetched,
+        fetch: @escaping @Sendable (FetchLease) async throws -> Fetched,
         apply: @escaping @MainActor (Self, Fetched) throws -> Void,
         recordFailure: (@MainActor (Self, LoadingError) -> Void)? = nil
-    ) -> LoadTask {
-        let generation = loadingRuntime.begin()
+    ) -> LoadFlight {
+        let runtime = loadingRuntime
+        let generation = runtime.begin()
         updateLoadingState { state in
             state.activity = activity
             state.progress = nil
@@ -52,20 +55,35 @@ extension Loading {
             guard let self, self.loadingRuntime.isCurrent(generation) else { return }
             self.updateLoadingState { $0.progress = fraction }
         }
-        let task = Task { @MainActor [weak self] in
-            let outcome: Result<Fetched, any Error>
+        // The fetch runs on the global executor; the one hop to the main actor is the
+        // resumption of whoever waits for it.
+        let lease = FetchLease()
+        let fetchTask = Task.detached { () -> Result<Fetched, any Error> in
             do {
-                outcome = .success(
-                    try await TransferProgress.observing(relay.report, during: fetch)
+                return .success(
+                    try await TransferProgress.observing(relay.report) { try await fetch(lease) }
                 )
             } catch {
-                outcome = .failure(error)
+                return .failure(error)
             }
+        }
+        lease.bind { fetchTask.cancel() }
+        let flight = LoadFlight(generation: generation) {
+            lease.cancel()
+        } finish: { [weak self] propagatingCancellation in
+            let outcome =
+                propagatingCancellation
+                ? await withTaskCancellationHandler {
+                    await fetchTask.value
+                } onCancel: {
+                    lease.cancel()
+                }
+                : await fetchTask.value
             guard let self, self.loadingRuntime.end(generation) else { return }
             self.complete(with: outcome, apply: apply, recordFailure: recordFailure)
         }
-        loadingRuntime.attach(task, to: generation)
-        return LoadTask(task)
+        runtime.attach(flight)
+        return flight
     }
 
     private func complete<Fetched>(
@@ -101,7 +119,13 @@ extension Loading {
     /// replaces or (`replacing: false`) extends at the head.
     ///
     /// - Throws: ``LoadingError/rejected(_:)`` when ``validate(_:)`` refuses it.
-    func applyLoaded(_ value: ResourceType, replacing: Bool = true) throws(LoadingError) {
+    /// `prepare` runs once the value is accepted, before anything changes on screen; a
+    /// replacement without it restarts pagination.
+    func applyLoaded(
+        _ value: ResourceType,
+        replacing: Bool = true,
+        prepare: (() -> Void)? = nil
+    ) throws(LoadingError) {
         do {
             try validate(value)
         } catch {
@@ -109,7 +133,9 @@ extension Loading {
         }
         loadingRuntime.identities = nil
         loadingRuntime.contentValidators = nil
-        if replacing, let paginating = self as? any Paginating {
+        if let prepare {
+            prepare()
+        } else if replacing, let paginating = self as? any Paginating {
             paginating.restartPagination()
         }
         let empty = isEmpty(value)

@@ -88,33 +88,6 @@ extension Loading {
 
 // MARK: - Starting
 
-/// How a load request was answered.
-enum LoadStart {
-    /// Nothing to do: the policy found the content good enough.
-    case skipped
-    /// A load already in flight serves the request.
-    case joined(LoadTask)
-    /// A new load started.
-    case started(LoadTask)
-
-    /// Waits for the load to end. Cancelling the waiting task cancels a load it
-    /// started, never one it joined.
-    func finish() async {
-        switch self {
-        case .skipped:
-            return
-        case .joined(let task):
-            await task.finish()
-        case .started(let task):
-            await withTaskCancellationHandler {
-                await task.finish()
-            } onCancel: {
-                task.cancel()
-            }
-        }
-    }
-}
-
 extension Loading {
     /// The task of `start` for a caller that does not wait, calling `completion` with
     /// the state once it has ended, unless the loader was released.
@@ -122,11 +95,7 @@ extension Loading {
         _ start: LoadStart,
         completion: (@MainActor (LoadingState<ResourceType>) -> Void)?
     ) -> LoadTask {
-        let task: LoadTask
-        switch start {
-        case .skipped: task = LoadTask(Task {})
-        case .joined(let joined), .started(let joined): task = joined
-        }
+        let task = start.task
         if let completion {
             Task { @MainActor [weak self] in
                 await task.finish()
@@ -141,8 +110,8 @@ extension Loading {
     /// load is needed, `nil` when one must start.
     func existingLoad(for policy: LoadPolicy) -> LoadStart? {
         guard policy.kind == .ifNeeded else { return nil }
-        if let inFlight = loadingRuntime.currentTask {
-            return .joined(LoadTask(inFlight))
+        if let inFlight = loadingRuntime.currentFlight {
+            return .joined(inFlight)
         }
         return isCurrent ? .skipped : nil
     }
@@ -172,16 +141,27 @@ extension Loading {
     fileprivate func begin(_ resource: Resource<ResourceType>, policy: LoadPolicy) -> LoadStart {
         loadingRuntime.lastResource = resource
         return beginLoad(resource, policy: policy) { loader, fetched in
-            let runtime = loader.loadingRuntime
-            if fetched.isNotModified, loader.loadingState.content != nil,
-                fetched.validators == runtime.contentValidators
-            {
-                loader.markLoaded()
-                return
+            try loader.apply(fetched) { (value) throws(LoadingError) in
+                try loader.applyLoaded(value)
             }
-            try loader.applyLoaded(fetched.value)
-            runtime.contentValidators = fetched.validators
         }
+    }
+
+    /// Applies `fetched` with `apply`, unless it is a `304` to the validators the
+    /// content came with: then the content is kept and only the load time recorded.
+    func apply<Value>(
+        _ fetched: Fetched<Value>,
+        with apply: (Value) throws(LoadingError) -> Void
+    ) throws(LoadingError) {
+        let runtime = loadingRuntime
+        if fetched.isNotModified, loadingState.content != nil,
+            fetched.validators == runtime.contentValidators
+        {
+            markLoaded()
+            return
+        }
+        try apply(fetched.value)
+        runtime.contentValidators = fetched.validators
     }
 
     /// Starts loading `resource` as `policy` says, unless the policy skips it or joins
@@ -196,11 +176,11 @@ extension Loading {
         }
         let request = policy.ignoresCache ? resource.ignoringCache() : resource
         let webservice = self.webservice
-        let task = perform(activity(for: policy)) {
-            try await webservice.fetch(request)
+        let flight = perform(activity(for: policy)) { lease in
+            try await webservice.fetch(request, lease: lease)
         } apply: { loader, fetched in
             try apply(loader, fetched)
         }
-        return .started(task)
+        return .started(flight)
     }
 }

@@ -91,17 +91,19 @@ public final class LoadingContainer<Value: Sendable, Content>: Loading {
     /// only while there is no content.
     @discardableResult
     public func retry() -> LoadTask {
-        guard case .started(let task) = start(.force) else { return LoadTask(Task {}) }
-        return task
+        start(.force).task
     }
 
     private func start(_ policy: LoadPolicy) -> LoadStart {
         if let existing = existingLoad(for: policy) {
             return existing
         }
-        let task = perform(activity(for: policy), fetch: operation) { container, value in
+        let operation = self.operation
+        let flight = perform(activity(for: policy)) { _ in
+            try await operation()
+        } apply: { container, value in
             try container.applyLoaded(value)
         }
-        return .started(task)
+        return .started(flight)
     }
 }

@@ -1,15 +1,15 @@
 import LoadingKitNetworking
 import Synchronization
 
-/// The bookkeeping behind one loader's state: which operation is current, its task,
+/// The bookkeeping behind one loader's state: which operation is current, its flight,
 /// the last resource, and the observers of `states`.
 ///
-/// Only the loader's own stored state holds it, and the task never does, so when the
+/// Only the loader's own stored state holds it, and no flight does, so when the
 /// loader is released the runtime goes too and cancels whatever is in flight.
 final class LoadingRuntime<Value: Sendable>: Sendable {
     private struct State {
         var generation: UInt64 = 0
-        var task: Task<Void, Never>?
+        var flight: LoadFlight?
         var lastResource: Resource<Value>?
         var identities: (any Sendable)?
         var contentValidators: Validators?
@@ -20,8 +20,8 @@ final class LoadingRuntime<Value: Sendable>: Sendable {
     private let state = Mutex(State())
 
     deinit {
-        let (task, observers) = state.withLock { ($0.task, Array($0.observers.values)) }
-        task?.cancel()
+        let (flight, observers) = state.withLock { ($0.flight, Array($0.observers.values)) }
+        flight?.cancel()
         for observer in observers {
             observer.finish()
         }
@@ -33,19 +33,22 @@ final class LoadingRuntime<Value: Sendable>: Sendable {
     func begin() -> UInt64 {
         let (generation, previous) = state.withLock { state in
             state.generation += 1
-            defer { state.task = nil }
-            return (state.generation, state.task)
+            defer { state.flight = nil }
+            return (state.generation, state.flight)
         }
         previous?.cancel()
         return generation
     }
 
-    /// Records the task of operation `generation`, unless it is no longer current.
-    func attach(_ task: Task<Void, Never>, to generation: UInt64) {
-        state.withLock { state in
-            if state.generation == generation {
-                state.task = task
-            }
+    /// Records the flight of the current operation, unless a newer one began.
+    func attach(_ flight: LoadFlight) {
+        let stale = state.withLock { state in
+            guard state.generation == flight.generation else { return true }
+            state.flight = flight
+            return false
+        }
+        if stale {
+            flight.cancel()
         }
     }
 
@@ -54,12 +57,14 @@ final class LoadingRuntime<Value: Sendable>: Sendable {
         state.withLock { $0.generation == generation }
     }
 
-    /// Ends operation `generation`; returns whether it was current, so its outcome
-    /// may be applied.
+    /// Ends operation `generation`; returns whether it was current and not ended
+    /// yet, so that its outcome is applied exactly once.
     func end(_ generation: UInt64) -> Bool {
         state.withLock { state in
-            guard state.generation == generation else { return false }
-            state.task = nil
+            guard state.generation == generation, state.flight?.generation == generation else {
+                return false
+            }
+            state.flight = nil
             return true
         }
     }
@@ -67,17 +72,17 @@ final class LoadingRuntime<Value: Sendable>: Sendable {
     /// Cancels the current operation, so that its outcome is never applied; returns
     /// whether one was in flight.
     func cancel() -> Bool {
-        let task = state.withLock { state in
+        let flight = state.withLock { state in
             state.generation += 1
-            defer { state.task = nil }
-            return state.task
+            defer { state.flight = nil }
+            return state.flight
         }
-        task?.cancel()
-        return task != nil
+        flight?.cancel()
+        return flight != nil
     }
 
-    /// The task of the current operation, if one is in flight.
-    var currentTask: Task<Void, Never>? { state.withLock { $0.task } }
+    /// The current operation, if one is in flight.
+    var currentFlight: LoadFlight? { state.withLock { $0.flight } }
 
     /// The resource the loader last loaded.
     var lastResource: Resource<Value>? {
@@ -132,7 +137,7 @@ final class LoadingRuntime<Value: Sendable>: Sendable {
 
     /// Sends `state` to every observer.
     func broadcast(_ loadingState: LoadingState<Value>) {
-        let observers = state.withLock { Array($0.observers.values) }
+        let observers = state.withLock { $0.observers.isEmpty ? [] : Array($0.observers.values) }
         for observer in observers {
             observer.yield(loadingState)
         }

@@ -28,10 +28,12 @@ extension Paginating {
     @discardableResult
     public func loadNextPageIfNeeded(currentIndex: Int) -> LoadTask? {
         let count = loadingState.content?.count ?? 0
-        guard pagination.pageError == nil, currentIndex >= count - 1 - prefetchDistance,
-            case .started(let task) = beginNextPage()
-        else { return nil }
-        return task
+        guard pagination.pageError == nil, currentIndex >= count - 1 - prefetchDistance else {
+            return nil
+        }
+        let start = beginNextPage()
+        guard case .started = start else { return nil }
+        return start.task
     }
 
     /// Resets pagination after the content was replaced by other means than a page:
@@ -52,7 +54,9 @@ extension Paginating {
         let resource = self.resource(forPage: nil)
         loadingRuntime.lastResource = resource.map { ResourceType($0.items) }
         return beginLoad(resource, policy: policy) { loader, fetched in
-            try loader.applyFirstPage(fetched.value)
+            try loader.apply(fetched) { (page) throws(LoadingError) in
+                try loader.applyFirstPage(page)
+            }
         }
     }
 
@@ -61,22 +65,23 @@ extension Paginating {
         else { return .skipped }
         let resource = self.resource(forPage: pagination.nextCursor)
         let webservice = self.webservice
-        let task = perform(.loadingNextPage) {
-            try await webservice.load(resource)
+        let flight = perform(.loadingNextPage) { lease in
+            try await webservice.fetch(resource, lease: lease).value
         } apply: { loader, page in
             try loader.applyNextPage(page)
         } recordFailure: { loader, error in
             loader.pagination.pageError = error
         }
-        return .started(task)
+        return .started(flight)
     }
 
     private func applyFirstPage(
         _ page: Page<ResourceType.Element, Cursor>
     ) throws(LoadingError) {
-        try applyLoaded(ResourceType(page.items))
-        record(page)
-        pagination.pagesLoaded = 1
+        try applyLoaded(ResourceType(page.items)) {
+            self.record(page)
+            self.pagination.pagesLoaded = 1
+        }
         didApply(.replaced)
     }
 

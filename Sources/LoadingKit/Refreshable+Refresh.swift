@@ -51,10 +51,10 @@ private enum RefreshStep<Value: Sendable>: Sendable {
 extension Refreshable {
     private func beginRefresh() -> LoadStart {
         let state = loadingState
-        if let inFlight = loadingRuntime.currentTask,
+        if let inFlight = loadingRuntime.currentFlight,
             state.activity == .refreshing || (state.content == nil && state.activity == .loading)
         {
-            return .joined(LoadTask(inFlight))
+            return .joined(inFlight)
         }
         guard let content = state.content else {
             return beginFirstLoad()
@@ -63,11 +63,11 @@ extension Refreshable {
         let first = refreshResource(newerThan: anchor)
         let webservice = self.webservice
         let limit = max(1, refreshPageLimit)
-        let task = perform(.refreshing) { [weak self] in
+        let flight = perform(.refreshing) { [weak self] lease in
             var pages: [ResourceType] = []
             var resource = first
             while true {
-                pages.append(try await webservice.load(resource))
+                pages.append(try await webservice.fetch(resource, lease: lease).value)
                 let step = await self?.refreshStep(
                     pages,
                     content: content,
@@ -83,20 +83,20 @@ extension Refreshable {
         } apply: { loader, outcome in
             try loader.applyRefresh(outcome)
         }
-        return .started(task)
+        return .started(flight)
     }
 
     private func beginFirstLoad() -> LoadStart {
         let resource = refreshResource(newerThan: nil)
         loadingRuntime.lastResource = resource
         let webservice = self.webservice
-        let task = perform(.loading) {
-            try await webservice.load(resource)
+        let flight = perform(.loading) { lease in
+            try await webservice.fetch(resource, lease: lease).value
         } apply: { loader, value in
             try loader.applyLoaded(value)
             loader.didApply(.replaced)
         }
-        return .started(task)
+        return .started(flight)
     }
 
     private func refreshStep(

@@ -10,7 +10,8 @@ final class Coalescer: Sendable {
 
     private struct Flight {
         let id: Int
-        var task: Task<Void, Never>?
+        /// Cancels the operation: its own task, or the task of the caller leading it.
+        var cancel: (@Sendable () -> Void)?
         var callers: Set<Int> = []
         var waiting: [Int: CheckedContinuation<(any Sendable)?, Never>] = [:]
     }
@@ -52,7 +53,7 @@ final class Coalescer: Sendable {
             }
             let orphaned = state.withLock { state in
                 guard state.flights[key]?.id == flightID else { return true }
-                state.flights[key]?.task = task
+                state.flights[key]?.cancel = { task.cancel() }
                 return false
             }
             if orphaned {
@@ -81,13 +82,68 @@ final class Coalescer: Sendable {
         return outcome as? T
     }
 
-    private func finish(_ key: Key, _ flightID: Int, with value: any Sendable) {
+    /// Runs `operation` in the calling task when no identical one is in flight — the
+    /// caller leads it, and other callers may join — or joins the one in flight.
+    /// Cancelling `lease` makes a leader leave: its task is cancelled only if nobody
+    /// else waits. Returns `nil` when the caller was cancelled.
+    func run<T: Sendable>(
+        _ key: Key,
+        lease: FetchLease,
+        operation: @escaping @Sendable () async -> T
+    ) async -> T? {
+        let leader: (caller: Int, flightID: Int)? = state.withLock { state in
+            guard state.flights[key] == nil else { return nil }
+            let caller = state.nextID
+            var flight = Flight(id: caller + 1)
+            state.nextID += 2
+            flight.callers.insert(caller)
+            flight.cancel = { lease.cancelTask() }
+            state.flights[key] = flight
+            return (caller, flight.id)
+        }
+        guard let leader else {
+            return await run(key, operation: operation)
+        }
+        let stillWanted = lease.intercept { [self] in
+            leaderLeaves(key, leader.flightID, leader.caller)
+        }
+        guard stillWanted else {
+            _ = leaderLeaves(key, leader.flightID, leader.caller)
+            return nil
+        }
+        let value = await operation()
+        lease.endInterception()
+        finish(key, leader.flightID, with: value, leader: leader.caller)
+        return value
+    }
+
+    /// Removes a leading caller; returns whether nobody else waits, so that its
+    /// task may be cancelled.
+    private func leaderLeaves(_ key: Key, _ flightID: Int, _ caller: Int) -> Bool {
+        state.withLock { state in
+            guard var flight = state.flights[key], flight.id == flightID else { return true }
+            flight.callers.remove(caller)
+            guard flight.callers.isEmpty else {
+                state.flights[key] = flight
+                return false
+            }
+            state.flights[key] = nil
+            return true
+        }
+    }
+
+    private func finish(
+        _ key: Key,
+        _ flightID: Int,
+        with value: any Sendable,
+        leader: Int? = nil
+    ) {
         let waiting = state.withLock { state in
             guard let flight = state.flights[key], flight.id == flightID else {
                 return [CheckedContinuation<(any Sendable)?, Never>]()
             }
             state.flights[key] = nil
-            for caller in flight.callers where flight.waiting[caller] == nil {
+            for caller in flight.callers where flight.waiting[caller] == nil && caller != leader {
                 state.delivered[caller] = value
             }
             return Array(flight.waiting.values)
@@ -98,11 +154,13 @@ final class Coalescer: Sendable {
     }
 
     private func leave(_ key: Key, _ flightID: Int, _ caller: Int) {
-        let (continuation, task) = state.withLock { state in
+        let (continuation, cancel) = state.withLock { state in
             guard var flight = state.flights[key], flight.id == flightID,
                 flight.callers.remove(caller) != nil
             else {
-                return (CheckedContinuation<(any Sendable)?, Never>?.none, Task<Void, Never>?.none)
+                return (
+                    CheckedContinuation<(any Sendable)?, Never>?.none, (@Sendable () -> Void)?.none
+                )
             }
             let continuation = flight.waiting.removeValue(forKey: caller)
             if continuation == nil {
@@ -110,13 +168,13 @@ final class Coalescer: Sendable {
             }
             if flight.callers.isEmpty {
                 state.flights[key] = nil
-                return (continuation, flight.task)
+                return (continuation, flight.cancel)
             }
             state.flights[key] = flight
             return (continuation, nil)
         }
         continuation?.resume(returning: nil)
-        task?.cancel()
+        cancel?()
     }
 
     /// How many operations are in flight.

@@ -62,7 +62,10 @@ public final class URLSessionTransport: Transport {
     /// The configuration the transport was created with.
     public let configuration: Configuration
 
-    private let session: URLSession
+    /// The transport's session. Requests made on it directly bypass the size limit
+    /// and progress; it is exposed for measurements against raw `URLSession`. Never
+    /// invalidate it.
+    public let session: URLSession
     private let delegate: SessionDelegate
 
     /// Creates a transport with its own session.

@@ -1,9 +1,8 @@
 import Foundation
+import LoadingKitNetworking
 import LoadingKitTesting
 import Synchronization
 import Testing
-
-@testable import LoadingKitNetworking
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -16,7 +15,7 @@ struct CoalescingTests {
 
     /// Returns once `count` callers share the webservice's requests in flight.
     func waitForCallers(_ count: Int, on webservice: Webservice) async {
-        while webservice.coalescer.callerCount < count {
+        while webservice.sharedCallers < count {
             await Task.yield()
         }
     }

@@ -1,0 +1,163 @@
+import Foundation
+import LoadingKit
+import LoadingKitTesting
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A `Loading` conformer over `URLSessionTransport` against a hand-written
+/// `URLSession` + `JSONDecoder` + main-actor assignment, on the same session and
+/// loopback server.
+@MainActor
+struct HTTPScenario {
+    let quick: Bool
+    let server: LoopbackServer
+    let transport = URLSessionTransport()
+
+    init(quick: Bool) throws {
+        self.quick = quick
+        server = try LoopbackServer()
+        let small = (0..<20).map { BenchItem(id: $0, title: "Item number \($0) with some text") }
+        let large = (0..<2000).map { BenchItem(id: $0, title: "Item number \($0) with some text") }
+        let smallBody = try JSONEncoder().encode(small)
+        let largeBody = try JSONEncoder().encode(large)
+        server.route("/small") { _ in
+            .init(headers: [("Content-Type", "application/json")], body: smallBody)
+        }
+        server.route("/large") { _ in
+            .init(headers: [("Content-Type", "application/json")], body: largeBody)
+        }
+    }
+
+    func run() async throws -> [Row] {
+        let rounds = quick ? 3 : 15
+        var rows: [Row] = []
+        for (path, label, perRound) in [
+            ("/small", "1 KB", quick ? 10 : 40), ("/large", "100 KB", quick ? 2 : 8),
+        ] {
+            var interleaved = Interleaved(rounds: rounds)
+            let sequential = try await interleaved.compare {
+                try await kitSequential(path, count: perRound)
+            } baseline: {
+                try await baselineSequential(path, count: perRound)
+            }
+            rows.append(
+                Row(
+                    "http-sequential \(label)",
+                    sequential,
+                    budget: 1.02,
+                    note:
+                        "Loading.load over URLSessionTransport vs URLSession + JSONDecoder + main-actor state"
+                )
+            )
+            let concurrent = try await interleaved.compare {
+                try await kitConcurrent(path, perWorker: max(1, perRound / 8))
+            } baseline: {
+                try await baselineConcurrent(path, perWorker: max(1, perRound / 8))
+            }
+            rows.append(
+                Row(
+                    "http-concurrent-16 \(label)",
+                    concurrent,
+                    budget: 1.02,
+                    note: "16 loads in flight"
+                )
+            )
+        }
+        var control = Interleaved(rounds: rounds)
+        let aa = try await control.compare {
+            try await baselineSequential("/small", count: quick ? 10 : 40)
+        } baseline: {
+            try await baselineSequential("/small", count: quick ? 10 : 40)
+        }
+        rows.append(
+            Row("A/A control (baseline vs baseline)", aa, budget: 1.03, note: "the noise floor")
+        )
+        return rows
+    }
+
+    private func url(_ path: String, _ tag: String) -> URL {
+        server.url("\(path)?r=\(tag)")
+    }
+
+    /// Distinct URLs for 16 workers, so that nothing is coalesced.
+    private func urls(_ path: String, _ side: String, perWorker: Int) -> [[URL]] {
+        (0..<16).map { worker in (0..<perWorker).map { url(path, "\(side)\(worker)-\($0)") } }
+    }
+
+    private func kitSequential(_ path: String, count: Int) async throws -> Sample {
+        let screen = BenchScreen<[BenchItem]>(webservice: Webservice(transport: transport))
+        return await Measure.time(operations: count) {
+            for index in 0..<count {
+                await screen.load(resource: Resource(url: url(path, "k\(index)")), policy: .force)
+            }
+        }
+    }
+
+    private func baselineSequential(_ path: String, count: Int) async throws -> Sample {
+        let state = BaselineState<[BenchItem]>()
+        let session = transport.session
+        return try await Measure.time(operations: count) {
+            for index in 0..<count {
+                state.isLoading = true
+                state.value = try await Self.fetch(session: session, url: url(path, "b\(index)"))
+                state.isLoading = false
+            }
+        }
+    }
+
+    private func kitConcurrent(_ path: String, perWorker: Int) async throws -> Sample {
+        let webservice = Webservice(transport: transport)
+        let screens = (0..<16).map { _ in BenchScreen<[BenchItem]>(webservice: webservice) }
+        let urls = urls(path, "k", perWorker: perWorker)
+        return await Measure.time(operations: 16 * perWorker) {
+            let workers = zip(screens, urls).map { screen, list in
+                Task { @MainActor in
+                    for url in list {
+                        await screen.load(resource: Resource(url: url), policy: .force)
+                    }
+                }
+            }
+            for worker in workers {
+                await worker.value
+            }
+        }
+    }
+
+    private func baselineConcurrent(_ path: String, perWorker: Int) async throws -> Sample {
+        let states = (0..<16).map { _ in BaselineState<[BenchItem]>() }
+        let session = transport.session
+        let urls = urls(path, "b", perWorker: perWorker)
+        return try await Measure.time(operations: 16 * perWorker) {
+            let workers = zip(states, urls).map { state, list in
+                Task { @MainActor in
+                    for url in list {
+                        state.isLoading = true
+                        state.value = try await Self.fetch(session: session, url: url)
+                        state.isLoading = false
+                    }
+                }
+            }
+            for worker in workers {
+                try await worker.value
+            }
+        }
+    }
+
+    /// The hand-written load: a completion-handler data task and a decode.
+    nonisolated static func fetch<T: Decodable & Sendable>(session: URLSession, url: URL)
+        async throws -> T
+    {
+        let data: Data = try await withCheckedThrowingContinuation { continuation in
+            session.dataTask(with: URLRequest(url: url)) { data, _, error in
+                if let data {
+                    continuation.resume(returning: data)
+                } else {
+                    continuation.resume(throwing: error ?? URLError(.badServerResponse))
+                }
+            }.resume()
+        }
+        return try JSONDecoder().decode(T.self, from: data)
+    }
+}

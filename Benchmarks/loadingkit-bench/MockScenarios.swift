@@ -1,0 +1,187 @@
+import Foundation
+import LoadingKit
+
+/// The scenarios that need no network: the load cycle, pagination, merging,
+/// coalescing and memory.
+@MainActor
+struct MockScenarios {
+    let quick: Bool
+    let body = try! JSONEncoder().encode((0..<10).map { BenchItem(id: $0, title: "Item \($0)") })
+
+    /// A load → configure cycle against one detached task plus one main-actor hop.
+    func mockCycle() async throws -> [Row] {
+        let webservice = Webservice(transport: InstantTransport(body: body))
+        let screen = BenchScreen<[BenchItem]>(webservice: webservice)
+        let resource = Resource<[BenchItem]>(url: URL(string: "https://bench.invalid/items")!)
+        let count = quick ? 200 : 2000
+        let state = BaselineState<[BenchItem]>()
+        let body = self.body
+        var interleaved = Interleaved(rounds: quick ? 3 : 21)
+        let comparison = try await interleaved.compare {
+            await Measure.time(operations: count) {
+                for _ in 0..<count {
+                    await screen.load(resource: resource, policy: .force)
+                }
+            }
+        } baseline: {
+            try await Measure.time(operations: count) {
+                for _ in 0..<count {
+                    state.value = try await Task.detached {
+                        try JSONDecoder().decode([BenchItem].self, from: body)
+                    }.value
+                }
+            }
+        }
+        return [
+            Row(
+                "mock-cycle",
+                comparison,
+                budget: 1.5,
+                note: "load → configure vs Task.detached { decode } + main-actor assignment"
+            )
+        ]
+    }
+
+    /// Appending page 10 against appending page 10,000.
+    func paginationScaling() async throws -> [Row] {
+        let far = quick ? 1000 : 10_000
+        let near = BenchPages(webservice: Webservice(transport: PageTransport()))
+        let deep = BenchPages(webservice: Webservice(transport: PageTransport()))
+        await near.loadFirstPage()
+        await deep.loadFirstPage()
+        for _ in 1..<9 { await near.loadNextPage() }
+        for _ in 1..<(far - 1) { await deep.loadNextPage() }
+        let pagesPerRound = 20
+        var interleaved = Interleaved(rounds: quick ? 3 : 21)
+        let comparison = await interleaved.compare {
+            await Measure.time(operations: pagesPerRound) {
+                for _ in 0..<pagesPerRound { await deep.loadNextPage() }
+            }
+        } baseline: {
+            await Measure.time(operations: pagesPerRound) {
+                for _ in 0..<pagesPerRound { await near.loadNextPage() }
+            }
+        }
+        precondition(deep.loadingState.content?.count == deep.pagination.pagesLoaded * 100)
+        return [
+            Row(
+                "pagination-scaling page \(far) / 10",
+                comparison,
+                budget: 1.1,
+                note: "one 100-item page appended to \(far * 100) items vs to 1,000"
+            )
+        ]
+    }
+
+    /// Merging 1,000 new items into 100,000 against into 10,000, per item.
+    func refreshMerge() async throws -> [Row] {
+        let feed = BenchFeed()
+        let small = (0..<10_000).map { BenchItem(id: $0, title: "Item \($0)") }.reversed()
+        let large = (0..<100_000).map { BenchItem(id: $0, title: "Item \($0)") }.reversed()
+        func newer(than top: Int) -> [[BenchItem]] {
+            [
+                ((top + 1)...(top + 1000)).reversed().map { BenchItem(id: $0, title: "New \($0)") }
+                    + Array(
+                        (top - 9...top).reversed().map { BenchItem(id: $0, title: "Item \($0)") }
+                    )
+            ]
+        }
+        let smallContent = Array(small)
+        let largeContent = Array(large)
+        let smallPages = newer(than: 9_999)
+        let largePages = newer(than: 99_999)
+        let repeats = quick ? 1 : 3
+        var interleaved = Interleaved(rounds: quick ? 3 : 15)
+        let comparison = await interleaved.compare {
+            await Measure.time(operations: repeats * 101_000) {
+                for _ in 0..<repeats { _ = feed.mergeRefresh(largePages, into: largeContent) }
+            }
+        } baseline: {
+            await Measure.time(operations: repeats * 11_000) {
+                for _ in 0..<repeats { _ = feed.mergeRefresh(smallPages, into: smallContent) }
+            }
+        }
+        return [
+            Row(
+                "refresh-merge 100,000 / 10,000",
+                comparison,
+                budget: 1.2,
+                note: "cost per item touched of prepending 1,000 new items"
+            )
+        ]
+    }
+
+    /// 100 concurrent identical loads: the requests sent, and the time against one load.
+    func coalescing() async throws -> [Row] {
+        let resource = Resource<[BenchItem]>(url: URL(string: "https://bench.invalid/items")!)
+        var counts: [Double] = []
+        var interleaved = Interleaved(rounds: quick ? 3 : 9)
+        let body = self.body
+        let comparison = try await interleaved.compare {
+            let transport = CountingTransport(body: body, delay: .milliseconds(20))
+            let webservice = Webservice(transport: transport)
+            let sample = try await Measure.time(operations: 1) {
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    for _ in 0..<100 {
+                        group.addTask { _ = try await webservice.load(resource) }
+                    }
+                    try await group.waitForAll()
+                }
+            }
+            counts.append(Double(transport.requests))
+            return sample
+        } baseline: {
+            let webservice = Webservice(
+                transport: CountingTransport(body: body, delay: .milliseconds(20))
+            )
+            return try await Measure.time(operations: 1) { _ = try await webservice.load(resource) }
+        }
+        return [
+            Row(
+                scenario: "coalescing 100 loads: requests",
+                metric: "count",
+                kit: Spread(counts).median,
+                baseline: 1,
+                ratio: Spread(counts),
+                budget: 1,
+                note: "transport requests for 100 concurrent identical loads"
+            ),
+            Row(
+                scenario: "coalescing 100 loads: wall / one load",
+                metric: "cpu",
+                kit: Spread(comparison.kit.map(\.wall)).median,
+                baseline: Spread(comparison.baseline.map(\.wall)).median,
+                ratio: comparison.wallRatio,
+                budget: 1.5,
+                note: "wall time of the 100 against one load (20 ms transport)"
+            ),
+        ]
+    }
+
+    /// Resident memory after 1,000 and after 100,000 load cycles.
+    func memory() async throws -> [Row] {
+        let webservice = Webservice(transport: InstantTransport(body: body))
+        let screen = BenchScreen<[BenchItem]>(webservice: webservice)
+        let resource = Resource<[BenchItem]>(url: URL(string: "https://bench.invalid/items")!)
+        let total = quick ? 10_000 : 100_000
+        for _ in 0..<1000 {
+            await screen.load(resource: resource, policy: .force)
+        }
+        let early = Double(Measure.residentKiB())
+        for _ in 1000..<total {
+            await screen.load(resource: resource, policy: .force)
+        }
+        let late = Double(Measure.residentKiB())
+        return [
+            Row(
+                scenario: "memory after \(total) / 1,000 cycles",
+                metric: "rss",
+                kit: late,
+                baseline: early,
+                ratio: Spread([late / early]),
+                budget: 1.05,
+                note: "resident memory, /proc/self/status VmRSS"
+            )
+        ]
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+import LoadingKit
+
+/// An item of the benchmark lists.
+struct BenchItem: Codable, Sendable, Identifiable {
+    let id: Int
+    let title: String
+}
+
+/// A `Loading` conformer that keeps no copy of its content.
+@MainActor
+final class BenchScreen<Value: Sendable>: Loading {
+    var loadingState = LoadingState<Value>()
+    let webservice: Webservice
+    private(set) var configured = 0
+
+    init(webservice: Webservice) {
+        self.webservice = webservice
+    }
+
+    func configure(value: Value) {
+        configured += 1
+    }
+}
+
+/// A paginated list that keeps no copy of its content.
+@MainActor
+final class BenchPages: Paginating {
+    var loadingState = LoadingState<[BenchItem]>()
+    var pagination = PaginationState<Int>()
+    let webservice: Webservice
+
+    init(webservice: Webservice) {
+        self.webservice = webservice
+    }
+
+    func configure(value: [BenchItem]) {}
+
+    func resource(forPage page: Int?) -> Resource<Page<BenchItem, Int>> {
+        .pageNumber(url: URL(string: "https://bench.invalid/items")!, page: page, size: 100)
+    }
+}
+
+/// A refreshable list, for its merge.
+@MainActor
+final class BenchFeed: Refreshable {
+    var loadingState = LoadingState<[BenchItem]>()
+
+    func configure(value: [BenchItem]) {}
+
+    func refreshResource(newerThan first: BenchItem?) -> Resource<[BenchItem]> {
+        Resource(url: URL(string: "https://bench.invalid/feed")!)
+    }
+}
+
+/// The state a hand-written screen keeps.
+@MainActor
+final class BaselineState<Value> {
+    var value: Value?
+    var isLoading = false
+}

@@ -1,0 +1,82 @@
+import Foundation
+import LoadingKit
+import Synchronization
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Answers every request at once with the same body: the kit's cost without a mock's
+/// bookkeeping.
+struct InstantTransport: Transport {
+    let body: Data
+
+    func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+        (
+            body,
+            HTTPURLResponse(
+                url: request.url!,
+                statusCode: 200,
+                httpVersion: nil,
+                headerFields: nil
+            )!
+        )
+    }
+}
+
+/// Serves pages of 100 items, `?page=N`, from memory.
+final class PageTransport: Transport {
+    private let cache = Mutex<[Int: Data]>([:])
+
+    func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+        let page =
+            URLComponents(url: request.url!, resolvingAgainstBaseURL: false)?
+            .queryItems?.first { $0.name == "page" }?.value.flatMap(Int.init) ?? 1
+        let body = try cache.withLock { cache in
+            if let body = cache[page] { return body }
+            let items = ((page - 1) * 100..<page * 100).map {
+                BenchItem(id: $0, title: "Item \($0)")
+            }
+            let body = try JSONEncoder().encode(items)
+            cache[page] = body
+            return body
+        }
+        return (
+            body,
+            HTTPURLResponse(
+                url: request.url!,
+                statusCode: 200,
+                httpVersion: nil,
+                headerFields: nil
+            )!
+        )
+    }
+}
+
+/// Counts requests and answers each after `delay`.
+final class CountingTransport: Transport {
+    let body: Data
+    let delay: Duration
+    private let counter = Atomic(0)
+
+    init(body: Data, delay: Duration) {
+        self.body = body
+        self.delay = delay
+    }
+
+    var requests: Int { counter.load(ordering: .relaxed) }
+
+    func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+        counter.add(1, ordering: .relaxed)
+        try await Task.sleep(for: delay)
+        return (
+            body,
+            HTTPURLResponse(
+                url: request.url!,
+                statusCode: 200,
+                httpVersion: nil,
+                headerFields: nil
+            )!
+        )
+    }
+}

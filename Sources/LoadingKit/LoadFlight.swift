@@ -1,0 +1,45 @@
+/// One operation of a loader in flight: its fetch, running off the main actor, and
+/// how to apply what it fetched.
+///
+/// Whoever waits for the flight applies its outcome when it resumes — the caller of
+/// an async load, a joiner, or the task of a load started without waiting — and the
+/// first of them to resume wins. So an awaited load costs one hop to the main actor.
+struct LoadFlight: Sendable {
+    /// The number of the operation; only the current one may be applied.
+    let generation: UInt64
+    /// Cancels the fetch.
+    let cancel: @Sendable () -> Void
+    /// Waits for the fetch and applies its outcome if it is still current. With
+    /// `propagatingCancellation`, cancelling the waiting task cancels the fetch.
+    let finish: @MainActor @Sendable (_ propagatingCancellation: Bool) async -> Void
+}
+
+/// How a request to load was answered.
+enum LoadStart: Sendable {
+    /// Nothing to do: the policy found the content good enough.
+    case skipped
+    /// A load already in flight serves the request.
+    case joined(LoadFlight)
+    /// A new load started.
+    case started(LoadFlight)
+
+    /// Waits for the load to end and its outcome to be applied. Cancelling the
+    /// waiting task cancels a load it started, never one it joined.
+    @MainActor
+    func finish() async {
+        switch self {
+        case .skipped: return
+        case .joined(let flight): await flight.finish(false)
+        case .started(let flight): await flight.finish(true)
+        }
+    }
+
+    /// A task that finishes the load, for callers that do not wait.
+    @MainActor
+    var task: LoadTask {
+        if case .skipped = self {
+            return LoadTask(Task {})
+        }
+        return LoadTask(Task { @MainActor in await finish() })
+    }
+}

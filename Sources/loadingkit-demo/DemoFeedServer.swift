@@ -1,0 +1,75 @@
+import Foundation
+import LoadingKit
+import LoadingKitTesting
+import Synchronization
+
+/// The embedded feed: a few hundred stories, newest first, 30 to a `Link`-chained
+/// page, each page with an `ETag`; newer stories appear when `publish(_:)` is
+/// called, and the third page fails once with a 503.
+final class DemoFeedServer: Sendable {
+    private struct Feed {
+        var newest = 240
+        var failuresLeft = 1
+        var notModified = 0
+    }
+
+    /// The feed's state, shared with the route.
+    private final class Store: Sendable {
+        let feed = Mutex(Feed())
+    }
+
+    let server: LoopbackServer
+    private let store = Store()
+    static let pageSize = 30
+
+    private struct Story: Encodable {
+        let id: Int
+        let title: String
+    }
+
+    /// Starts the server; responses wait `delay`, so that a person sees the spinner.
+    init(delay: Duration) throws {
+        server = try LoopbackServer()
+        server.route("/feed") { [store] request in
+            Self.answer(request, store: store).delayed(by: delay)
+        }
+    }
+
+    var firstPage: URL { server.url("/feed?page=1") }
+    var emptyFilter: URL { server.url("/feed?q=nothing-matches") }
+    var requestCount: Int { server.requests.count }
+    var notModifiedCount: Int { store.feed.withLock { $0.notModified } }
+    var storyCount: Int { store.feed.withLock { $0.newest } }
+
+    /// Adds `count` newer stories at the head of the feed.
+    func publish(_ count: Int) {
+        store.feed.withLock { $0.newest += count }
+    }
+
+    private static func answer(_ request: LoopbackServer.Request, store: Store)
+        -> LoopbackServer.Response
+    {
+        if request.query("q") != nil {
+            return .json([Story]())
+        }
+        let page = max(1, Int(request.query("page") ?? "1") ?? 1)
+        return store.feed.withLock { feed in
+            if page == 3 && feed.failuresLeft > 0 {
+                feed.failuresLeft -= 1
+                return LoopbackServer.Response.text("temporarily unavailable", status: 503)
+            }
+            let top = feed.newest - (page - 1) * pageSize
+            let ids = stride(from: top, to: max(0, top - pageSize), by: -1)
+            let tag = "\"p\(page)-\(feed.newest)\""
+            if request.header("if-none-match") == tag {
+                feed.notModified += 1
+                return .status(304, headers: [("ETag", tag)])
+            }
+            var headers = [("ETag", tag)]
+            if top - pageSize > 0 {
+                headers.append(("Link", "</feed?page=\(page + 1)>; rel=\"next\""))
+            }
+            return .json(ids.map { Story(id: $0, title: "Story \($0)") }, headers: headers)
+        }
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+import LoadingKit
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `--interactive`: a person drives the screen with keys.
+@MainActor
+struct InteractiveSession {
+    let feed: DemoFeedServer
+    let renderer: TerminalRenderer
+    let webservice: Webservice
+
+    func run() async {
+        let screen = FeedScreen(firstPage: feed.firstPage, webservice: webservice)
+        let stats = DemoStats(feed: feed)
+        screen.onChange = { [renderer] state, change in
+            stats.observe(state)
+            renderer.progress(stats.line(for: screen))
+            renderer.render(state, pagination: screen.pagination, change: change)
+        }
+        renderer.help = "r refresh (after new stories) · n next page · f force reload · q quit"
+        renderer.step("interactive")
+        await screen.loadFirstPage()
+        let terminal = RawTerminal()
+        defer { terminal.restore() }
+        for await key in terminal.keys() {
+            switch key {
+            case "r":
+                feed.publish(Int.random(in: 1...4))
+                await screen.refresh()
+            case "n":
+                await screen.loadNextPage()
+            case "f":
+                await screen.loadFirstPage(policy: .force)
+            case "q":
+                return
+            default:
+                continue
+            }
+        }
+    }
+}
+
+/// Standard input in raw mode, read key by key off the main actor.
+final class RawTerminal: Sendable {
+    private let saved: termios?
+
+    init() {
+        var attributes = termios()
+        guard tcgetattr(STDIN_FILENO, &attributes) == 0 else {
+            saved = nil
+            return
+        }
+        saved = attributes
+        var raw = attributes
+        raw.c_lflag &= ~tcflag_t(ICANON | ECHO)
+        tcsetattr(STDIN_FILENO, TCSANOW, &raw)
+    }
+
+    /// Puts the terminal back as it was.
+    func restore() {
+        guard var saved else { return }
+        tcsetattr(STDIN_FILENO, TCSANOW, &saved)
+    }
+
+    /// The keys typed, as characters; ends at end of input.
+    func keys() -> AsyncStream<Character> {
+        AsyncStream { continuation in
+            Thread.detachNewThread {
+                var byte: UInt8 = 0
+                while read(STDIN_FILENO, &byte, 1) == 1 {
+                    continuation.yield(Character(UnicodeScalar(byte)))
+                }
+                continuation.finish()
+            }
+        }
+    }
+}

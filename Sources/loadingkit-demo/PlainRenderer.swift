@@ -1,0 +1,67 @@
+import Foundation
+import LoadingKit
+
+/// Line-by-line transitions, for pipes and tests: one line per change of activity
+/// or placeholder, one per change to the rows.
+@MainActor
+final class PlainRenderer {
+    private let output: any DemoOutput
+    private var last: (LoadingActivity, String)?
+
+    init(output: any DemoOutput) {
+        self.output = output
+    }
+
+    func step(_ title: String) {
+        output.write("\n== \(title)\n")
+    }
+
+    func note(_ text: String) {
+        output.write("   \(text)\n")
+    }
+
+    func render(
+        _ state: LoadingState<[FeedItem]>,
+        pagination: PaginationState<URL>,
+        change: ContentChange?
+    ) {
+        if let change {
+            note(describe(change, in: state.content ?? []))
+            return
+        }
+        let placeholder = describe(state.placeholder)
+        guard last.map({ $0 != state.activity || $1 != placeholder }) ?? true else { return }
+        last = (state.activity, placeholder)
+        var line = "state: \(state.activity) · placeholder: \(placeholder)"
+        if let items = state.content {
+            line += " · items \(items.count) · pages \(pagination.pagesLoaded)"
+            line += pagination.hasMorePages ? " · more" : " · end"
+        }
+        if let pageError = pagination.pageError, state.activity == .idle {
+            line += " · page error: \(pageError)"
+        }
+        note(line)
+    }
+
+    private func describe(_ placeholder: LoadingState<[FeedItem]>.Placeholder) -> String {
+        switch placeholder {
+        case .blank: "blank"
+        case .loading: "loading"
+        case .empty: "empty"
+        case .error(let error): "error (\(error))"
+        case .content: "content"
+        }
+    }
+
+    private func describe(_ change: ContentChange, in items: [FeedItem]) -> String {
+        switch change {
+        case .none: return "rows: nothing new"
+        case .replaced: return "rows: replaced, \(items.count) items"
+        case .appended(let range): return "rows: appended \(range.lowerBound)..<\(range.upperBound)"
+        case .inserted(let indices):
+            let titles = indices.prefix(3).map { items[$0].title }.joined(separator: ", ")
+            return
+                "rows: inserted at \(indices.map(String.init).joined(separator: ", ")) (\(titles)…)"
+        }
+    }
+}

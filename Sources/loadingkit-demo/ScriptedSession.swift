@@ -1,0 +1,84 @@
+import Foundation
+import LoadingKit
+
+/// The scripted session against the embedded feed: every state a screen goes
+/// through, in order.
+@MainActor
+struct ScriptedSession {
+    let feed: DemoFeedServer
+    let renderer: any DemoRenderer
+    let webservice: Webservice
+
+    /// What the session came to.
+    struct Summary: Equatable {
+        let pages: Int
+        let items: Int
+        let uniqueItems: Int
+        let requests: Int
+        let notModified: Int
+        let emptyPlaceholder: Bool
+    }
+
+    func run() async -> Summary {
+        let stats = DemoStats(feed: feed)
+        let screen = FeedScreen(firstPage: feed.firstPage, webservice: webservice)
+        screen.onChange = { [renderer] state, change in
+            stats.observe(state)
+            renderer.progress(stats.line(for: screen))
+            renderer.render(state, pagination: screen.pagination, change: change)
+        }
+
+        renderer.step("1. First load")
+        await screen.loadFirstPage()
+
+        renderer.step("2. Background reload")
+        await screen.loadFirstPage(policy: .background)
+        renderer.note(
+            "server answered 304 Not Modified \(feed.notModifiedCount) time(s); content kept"
+        )
+
+        renderer.step("3. Pull to refresh")
+        feed.publish(5)
+        renderer.note("5 new stories published on the server")
+        let pull = PullToRefresh(threshold: 60, refreshing: screen)
+        for distance in [20.0, 45, 75] {
+            pull.pulled(to: distance)
+            renderer.note(
+                "pulled \(Int(distance)) pt: progress \(pull.progress), beyond: \(pull.isBeyondThreshold)"
+            )
+        }
+        await pull.released()?.value
+
+        renderer.step("4. Pages to the end")
+        while screen.pagination.hasMorePages {
+            await screen.loadNextPage()
+            if screen.pagination.pageError != nil {
+                renderer.note("retrying the same page")
+            }
+        }
+
+        renderer.step("5. Empty filter")
+        let filtered = FeedScreen(firstPage: feed.emptyFilter, webservice: webservice)
+        filtered.onChange = { [renderer] state, change in
+            renderer.render(state, pagination: filtered.pagination, change: change)
+        }
+        await filtered.loadFirstPage()
+
+        let items = screen.loadingState.content ?? []
+        let requests = feed.requestCount
+        let timing = String(format: "%.2f ms per request", stats.millisecondsPerRequest)
+        renderer.step("Summary")
+        renderer.note(
+            "\(screen.pagination.pagesLoaded) pages · \(items.count) items (\(Set(items.map(\.id)).count) unique) · "
+                + "\(requests) requests · \(feed.notModifiedCount) answered 304 · \(timing)"
+        )
+        return Summary(
+            pages: screen.pagination.pagesLoaded,
+            items: items.count,
+            uniqueItems: Set(items.map(\.id)).count,
+            requests: requests,
+            notModified: feed.notModifiedCount,
+            emptyPlaceholder: filtered.loadingState.placeholder == .empty
+        )
+    }
+}

@@ -1,0 +1,162 @@
+import Foundation
+import LoadingKit
+import LoadingKitTesting
+import Testing
+
+@testable import loadingkit_demo
+
+/// Collects what the demo writes, as a pipe would.
+@MainActor
+final class BufferOutput: DemoOutput {
+    let isTerminal = false
+    private(set) var text = ""
+
+    func write(_ text: String) {
+        self.text += text
+    }
+
+    var lines: [String] {
+        text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+    }
+}
+
+@MainActor
+@Suite("loadingkit-demo", .timeLimit(.minutes(1)))
+struct DemoTests {
+    @Test("the scripted session goes through every state, in order, and ends with exact counts")
+    func scriptedSession() async throws {
+        let output = BufferOutput()
+        let feed = try DemoFeedServer(delay: .zero)
+        defer { feed.server.stop() }
+        let session = ScriptedSession(
+            feed: feed,
+            renderer: PlainRenderer(output: output),
+            webservice: Webservice(
+                transport: URLSessionTransport(configuration: .init(timeout: 10))
+            )
+        )
+        let summary = await session.run()
+        #expect(
+            summary
+                == .init(
+                    pages: 9,
+                    items: 245,
+                    uniqueItems: 245,
+                    requests: 13,
+                    notModified: 1,
+                    emptyPlaceholder: true
+                )
+        )
+        let expected = [
+            "== 1. First load",
+            "state: loading · placeholder: loading",
+            "state: idle · placeholder: content · items 30 · pages 1 · more",
+            "rows: replaced, 30 items",
+            "== 2. Background reload",
+            "state: reloading · placeholder: content · items 30 · pages 1 · more",
+            "state: idle · placeholder: content · items 30 · pages 1 · more",
+            "server answered 304 Not Modified 1 time(s); content kept",
+            "== 3. Pull to refresh",
+            "state: refreshing · placeholder: content · items 30 · pages 1 · more",
+            "state: idle · placeholder: content · items 35 · pages 1 · more",
+            "rows: inserted at 0, 1, 2, 3, 4 (Story 245, Story 244, Story 243…)",
+            "== 4. Pages to the end",
+            "rows: appended 35..<60",
+            "retrying the same page",
+            "rows: appended 60..<90",
+            "rows: appended 240..<245",
+            "== 5. Empty filter",
+            "state: idle · placeholder: empty · items 0 · pages 1 · end",
+            "== Summary",
+        ]
+        let lines = output.lines
+        var cursor = lines.startIndex
+        for line in expected {
+            let found = lines[cursor...].firstIndex(of: line)
+            #expect(found != nil, "missing, or out of order: \(line)")
+            cursor = found.map { $0 + 1 } ?? cursor
+        }
+        #expect(lines.contains { $0.contains("page error: Bad status 503") })
+        #expect(!output.text.contains("\u{1B}["))
+    }
+
+    @Test("with no arguments and no terminal it plays the session and succeeds")
+    func defaultRun() async throws {
+        let output = BufferOutput()
+        #expect(await DemoCommand.run(arguments: [], output: output) == 0)
+        #expect(
+            output.lines.last?.hasPrefix(
+                "9 pages · 245 items (245 unique) · 13 requests · 1 answered 304"
+            ) == true
+        )
+    }
+
+    @Test("an unreachable --url ends with a one-line error and a non-zero exit")
+    func unreachableURL() async throws {
+        let closed = try LoopbackServer()
+        let url = closed.url("/issues")
+        closed.stop()
+        let output = BufferOutput()
+        #expect(
+            await DemoCommand.run(arguments: ["--url", url.absoluteString], output: output) == 1
+        )
+        let last = try #require(output.lines.last)
+        #expect(last.hasPrefix("error: Transport failure from \(url.absoluteString)"))
+        #expect(output.lines.filter { $0.hasPrefix("error:") }.count == 1)
+    }
+
+    @Test(
+        "a reply that is not a JSON array ends with a one-line error",
+        arguments: ["<html>Welcome</html>", #"{"message":"not a list"}"#]
+    )
+    func badReply(body: String) async throws {
+        let server = try LoopbackServer()
+        server.route("/list") { _ in .text(body) }
+        let output = BufferOutput()
+        #expect(
+            await DemoCommand.run(
+                arguments: ["--url", server.url("/list").absoluteString],
+                output: output
+            ) == 1
+        )
+        #expect(output.lines.last?.hasPrefix("error: Decoding failed") == true)
+    }
+
+    @Test("--url pages through a Link-paginated API with the same screen")
+    func remoteAPI() async throws {
+        let server = try LoopbackServer()
+        struct Repository: Encodable {
+            let id: Int
+        }
+        server.route("/repos") { request in
+            let page = Int(request.query("page") ?? "1") ?? 1
+            let link = page < 5 ? [("Link", "</repos?page=\(page + 1)>; rel=\"next\"")] : []
+            return .json((1...2).map { Repository(id: page * 10 + $0) }, headers: link)
+        }
+        let output = BufferOutput()
+        let status = await DemoCommand.run(
+            arguments: ["--url", server.url("/repos").absoluteString, "--pages", "2"],
+            output: output
+        )
+        #expect(status == 0)
+        #expect(
+            output.lines.filter { $0.contains("\t") } == [
+                "11\t#11", "12\t#12", "21\t#21", "22\t#22",
+            ]
+        )
+    }
+
+    @Test(
+        "options are checked",
+        arguments: [
+            (["--help"], 0), (["--bogus"], 2), (["--url"], 2), (["--url", "ftp://x"], 2),
+            (["--pages", "0"], 2),
+            (["--interactive"], 2),
+        ] as [([String], Int32)]
+    )
+    func options(arguments: [String], status: Int32) async throws {
+        let output = BufferOutput()
+        #expect(await DemoCommand.run(arguments: arguments, output: output) == status)
+        #expect(!output.text.isEmpty)
+    }
+}
