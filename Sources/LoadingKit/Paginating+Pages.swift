@@ -19,6 +19,34 @@ extension Paginating {
         await beginNextPage().finish()
     }
 
+    /// Starts loading the first page without waiting, for callers that are not async.
+    ///
+    /// - Parameters:
+    ///   - policy: When to load; ``LoadPolicy/ifNeeded`` by default.
+    ///   - completion: Called on the main actor with the state once the load has
+    ///     ended, unless the loader was released.
+    /// - Returns: A handle that cancels the load.
+    @discardableResult
+    public func startLoadingFirstPage(
+        policy: LoadPolicy = .ifNeeded,
+        completion: (@MainActor (LoadingState<ResourceType>) -> Void)? = nil
+    ) -> LoadTask {
+        handOut(beginFirstPage(policy: policy), completion: completion)
+    }
+
+    /// Starts loading the next page without waiting, under the rules of
+    /// ``loadNextPage()``.
+    ///
+    /// - Parameter completion: Called on the main actor with the state once the page
+    ///   has ended (or at once when none started), unless the loader was released.
+    /// - Returns: A handle that cancels the page.
+    @discardableResult
+    public func startLoadingNextPage(
+        completion: (@MainActor (LoadingState<ResourceType>) -> Void)? = nil
+    ) -> LoadTask {
+        handOut(beginNextPage(), completion: completion)
+    }
+
     /// The infinite-scroll trigger: starts the next page when `currentIndex` is within
     /// ``prefetchDistance`` of the end of the list, unless the last page failed (retry
     /// with ``loadNextPage()``).

@@ -1,0 +1,70 @@
+import Foundation
+import LoadingKit
+import Synchronization
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A transport whose every request waits until the test answers it — also after its
+/// task was cancelled, as a response already on its way would.
+final class HeldTransport: Transport {
+    struct Pending: Sendable {
+        let id: Int
+        let request: URLRequest
+    }
+
+    private struct State {
+        var nextID = 0
+        var pending: [Int: (Pending, CheckedContinuation<(Data, HTTPURLResponse), any Error>)] = [:]
+        var arrivals = 0
+        var arrivalWaiters: [(Int, CheckedContinuation<Void, Never>)] = []
+    }
+
+    private let state = Mutex(State())
+
+    func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+        try await withCheckedThrowingContinuation { continuation in
+            let ready = state.withLock { state in
+                let id = state.nextID
+                state.nextID += 1
+                state.pending[id] = (Pending(id: id, request: request), continuation)
+                state.arrivals += 1
+                let count = state.arrivals
+                defer { state.arrivalWaiters.removeAll { $0.0 <= count } }
+                return state.arrivalWaiters.filter { $0.0 <= count }.map(\.1)
+            }
+            for waiter in ready {
+                waiter.resume()
+            }
+        }
+    }
+
+    /// The requests waiting for an answer, oldest first.
+    var pending: [Pending] {
+        state.withLock { $0.pending.values.map(\.0).sorted { $0.id < $1.id } }
+    }
+
+    /// How many requests have arrived in all.
+    var arrivals: Int { state.withLock { $0.arrivals } }
+
+    /// Returns once `count` requests in all have arrived.
+    func waitForArrivals(_ count: Int) async {
+        await withCheckedContinuation { continuation in
+            let ready = state.withLock { state in
+                guard state.arrivals < count else { return true }
+                state.arrivalWaiters.append((count, continuation))
+                return false
+            }
+            if ready {
+                continuation.resume()
+            }
+        }
+    }
+
+    /// Answers request `id`.
+    func answer(_ id: Int, with outcome: Result<(Data, HTTPURLResponse), any Error>) {
+        let continuation = state.withLock { $0.pending.removeValue(forKey: id)?.1 }
+        continuation?.resume(with: outcome)
+    }
+}

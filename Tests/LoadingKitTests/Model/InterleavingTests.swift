@@ -1,0 +1,221 @@
+import Foundation
+import LoadingKitTesting
+import Testing
+
+@testable import LoadingKit
+
+/// Randomized interleavings of loads, refreshes, pages, cancellations, releases and
+/// responses in any order, checked step by step against the rules of DESIGN.md.
+///
+/// `LOADINGKIT_MODEL_SEQUENCES` sets how many seeded sequences run (CI runs 10,000);
+/// a failure prints its seed, and `LOADINGKIT_MODEL_SEED` replays one.
+@MainActor
+@Suite("Randomized interleavings", .timeLimit(.minutes(10)))
+struct InterleavingTests {
+    static var sequenceCount: Int {
+        ProcessInfo.processInfo.environment["LOADINGKIT_MODEL_SEQUENCES"].flatMap(Int.init) ?? 300
+    }
+
+    @Test("seeded random sequences keep every invariant")
+    func randomSequences() async throws {
+        if let seed = ProcessInfo.processInfo.environment["LOADINGKIT_MODEL_SEED"].flatMap(UInt64.init) {
+            var run = ModelRun(seed: seed)
+            let violations = await run.run()
+            #expect(violations.isEmpty, "seed \(seed): \(violations.joined(separator: "; "))")
+            return
+        }
+        var failures: [String] = []
+        for seed in 0..<UInt64(Self.sequenceCount) {
+            var run = ModelRun(seed: seed)
+            let violations = await run.run()
+            if !violations.isEmpty {
+                failures.append("seed \(seed): \(violations.prefix(3).joined(separator: "; "))")
+            }
+        }
+        print("interleavings: \(Self.sequenceCount) sequences, \(failures.count) failed")
+        #expect(failures.isEmpty, "\(failures.prefix(5).joined(separator: "\n"))")
+    }
+}
+
+/// One seeded sequence.
+@MainActor
+struct ModelRun {
+    let seed: UInt64
+    private let random: RandomSource
+    private let transport = HeldTransport()
+    private var server = ModelServer()
+    private let log = ModelLog()
+    private var feed: ModelFeed?
+    /// The tasks waiting on each request.
+    private var waiting: [Int: [LoadTask]] = [:]
+    /// The requests of the operation in flight.
+    private var current: Set<Int> = []
+    private var superseded: Set<Int> = []
+    private var violations: [String] = []
+    private var steps: [String] = []
+
+    init(seed: UInt64) {
+        self.seed = seed
+        random = .seeded(seed &* 0x9E37_79B9 &+ 1)
+        feed = ModelFeed(webservice: Webservice(transport: transport), log: log)
+    }
+
+    private func pick(_ count: Int) -> Int {
+        min(count - 1, Int(random.next() * Double(count)))
+    }
+
+    mutating func run() async -> [String] {
+        for _ in 0..<(12 + pick(24)) {
+            await step()
+            check()
+            guard violations.isEmpty else { return violations.map { "\($0) after \(steps.suffix(4))" } }
+        }
+        if pick(4) == 0 {
+            await release()
+        }
+        while let next = transport.pending.first {
+            await answer(next.id, outcome: ModelServer.Outcome.allCases[pick(4)])
+            check()
+        }
+        return violations.map { "\($0) after \(steps.suffix(4))" }
+    }
+
+    private mutating func step() async {
+        let roll = pick(100)
+        guard let feed else { return }
+        switch roll {
+        case 0..<15:
+            let policy = [LoadPolicy.ifNeeded, .force, .background][pick(3)]
+            steps.append("first page \(policy)")
+            await start { feed.startLoadingFirstPage(policy: policy) }
+        case 15..<25:
+            steps.append("refresh")
+            await start { feed.startRefreshing() }
+        case 25..<40:
+            steps.append("next page")
+            await start { feed.startLoadingNextPage() }
+        case 40..<45:
+            steps.append("cancel")
+            let before = feed.loadingState
+            feed.cancelLoading()
+            superseded.formUnion(current)
+            current = []
+            if feed.loadingState.content?.map(\.id) != before.content?.map(\.id) {
+                violations.append("cancellation changed the content")
+            }
+            if feed.loadingState.isLoading {
+                violations.append("still loading after cancellation")
+            }
+        case 45..<55:
+            let count = 1 + pick(14)
+            steps.append("publish \(count)")
+            server.publish(count)
+        default:
+            guard let pending = transport.pending.randomElement(using: random) else { return }
+            let outcome = ModelServer.Outcome.allCases[pick(4)]
+            steps.append("answer \(pending.id) \(outcome)")
+            await answer(pending.id, outcome: outcome)
+        }
+    }
+
+    /// Starts an operation and finds out whether it sent a request, joined one or did
+    /// nothing.
+    private mutating func start(_ operation: () -> LoadTask) async {
+        guard let feed else { return }
+        let before = feed.loadingRuntime.currentFlight?.generation
+        let arrivals = transport.arrivals
+        let task = operation()
+        let after = feed.loadingRuntime.currentFlight?.generation
+        if let after, after != before {
+            superseded.formUnion(current)
+            await transport.waitForArrivals(arrivals + 1)
+            let id = transport.pending.map(\.id).max()!
+            current = [id]
+            waiting[id, default: []].append(task)
+        } else if after != nil, let id = current.first {
+            waiting[id, default: []].append(task)
+        } else {
+            await task.finish()
+        }
+    }
+
+    private mutating func answer(_ id: Int, outcome: ModelServer.Outcome) async {
+        guard let request = transport.pending.first(where: { $0.id == id })?.request else { return }
+        let before = feed?.loadingState
+        let configured = log.configured
+        let response = server.answer(request, outcome)
+        transport.answer(id, with: response)
+        for task in waiting.removeValue(forKey: id) ?? [] {
+            await task.finish()
+        }
+        let wasCurrent = current.remove(id) != nil
+        guard let feed, let before else { return }
+        let after = feed.loadingState
+        if superseded.contains(id) {
+            if after != before || log.configured != configured {
+                violations.append("a superseded response reached the state")
+            }
+            return
+        }
+        guard wasCurrent else { return }
+        if outcome == .unavailable || outcome == .dropped {
+            if after.content?.map(\.id) != before.content?.map(\.id) {
+                violations.append("a failure changed the content")
+            }
+            if after.error == nil && feed.pagination.pageError == nil {
+                violations.append("a failure left no error")
+            }
+        }
+        if after.isLoading {
+            violations.append("still \(after.activity) after its response")
+        }
+    }
+
+    /// Releases the feed with requests in flight: nothing may be called on it after.
+    private mutating func release() async {
+        steps.append("release")
+        weak let released = feed
+        log.isAlive = false
+        feed = nil
+        if released != nil {
+            violations.append("the feed was kept alive")
+        }
+        superseded.formUnion(current)
+        current = []
+    }
+
+    private mutating func check() {
+        violations += log.violations
+        log.violations = []
+        guard let feed else { return }
+        let ids = feed.loadingState.content?.map(\.id) ?? []
+        if Set(ids).count != ids.count {
+            violations.append("duplicate items \(ids)")
+        }
+        if !Set(ids).isSubset(of: server.served) {
+            violations.append("items never served")
+        }
+        if transport.pending.filter({ current.contains($0.id) }).count > 1 {
+            violations.append("more than one request of the current operation")
+        }
+        if !ids.isEmpty, feed.loadingState.placeholder != .content {
+            violations.append("content hidden by \(feed.loadingState.placeholder)")
+        }
+        if feed.loadingState.isLoading != (feed.loadingRuntime.currentFlight != nil) {
+            violations.append("activity \(feed.loadingState.activity) but flight \(String(describing: feed.loadingRuntime.currentFlight?.generation))")
+        }
+    }
+}
+
+extension RandomSource {
+    /// A random element of `elements`.
+    fileprivate func randomElement<T>(_ elements: [T]) -> T? {
+        elements.isEmpty ? nil : elements[min(elements.count - 1, Int(next() * Double(elements.count)))]
+    }
+}
+
+extension Array {
+    fileprivate func randomElement(using source: RandomSource) -> Element? {
+        source.randomElement(self)
+    }
+}

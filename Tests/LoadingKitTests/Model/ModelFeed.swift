@@ -1,0 +1,66 @@
+import Foundation
+import LoadingKit
+
+/// What a `ModelFeed` did, kept apart so that it outlives the feed.
+@MainActor
+final class ModelLog {
+    var violations: [String] = []
+    var isAlive = true
+    var configured = 0
+    var contentChanges = 0
+    /// Configures since the last state change: each applied value configures once,
+    /// right before the state records it.
+    private var configurePending = 0
+    private var lastIDs: [Int]?
+
+    func configure() {
+        if !isAlive { violations.append("configure called after release") }
+        configured += 1
+        configurePending += 1
+    }
+
+    func stateChanged(to content: [Post]?) {
+        if !isAlive { violations.append("state changed after release") }
+        let ids = content?.map(\.id)
+        if ids != lastIDs {
+            contentChanges += 1
+            if configurePending == 0 { violations.append("content changed without configure") }
+        }
+        if configurePending > 1 {
+            violations.append("configure called \(configurePending) times for one change")
+        }
+        configurePending = 0
+        lastIDs = ids
+    }
+}
+
+/// The conformer of the model test: refreshable and paginated, ten posts a page.
+@MainActor
+final class ModelFeed: Paginating, Refreshable {
+    var loadingState = LoadingState<[Post]>()
+    var pagination = PaginationState<Int>()
+    let webservice: Webservice
+    let log: ModelLog
+    let configuresEmptyValues = true
+
+    init(webservice: Webservice, log: ModelLog) {
+        self.webservice = webservice
+        self.log = log
+    }
+
+    func configure(value: [Post]) {
+        log.configure()
+    }
+
+    func loadingStateDidChange(from oldState: LoadingState<[Post]>, to newState: LoadingState<[Post]>) {
+        log.stateChanged(to: newState.content)
+    }
+
+    func resource(forPage page: Int?) -> Resource<Page<Post, Int>> {
+        .pageNumber(url: URL(string: "https://model.test/posts")!, page: page, size: 10)
+    }
+
+    func refreshResource(newerThan first: Post?) -> Resource<[Post]> {
+        Resource(url: URL(string: "https://model.test/posts?head=1")!)
+    }
+}
