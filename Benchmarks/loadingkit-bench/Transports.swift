@@ -1,6 +1,5 @@
 import Foundation
 import LoadingKit
-import Synchronization
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -26,7 +25,7 @@ struct InstantTransport: Transport {
 
 /// Serves pages of 100 items, `?page=N`, from memory.
 final class PageTransport: Transport {
-    private let cache = Mutex<[Int: Data]>([:])
+    private let cache = Locked<[Int: Data]>([:])
 
     func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
         let page =
@@ -57,17 +56,17 @@ final class PageTransport: Transport {
 final class CountingTransport: Transport {
     let body: Data
     let delay: Duration
-    private let counter = Atomic(0)
+    private let counter = Locked(0)
 
     init(body: Data, delay: Duration) {
         self.body = body
         self.delay = delay
     }
 
-    var requests: Int { counter.load(ordering: .relaxed) }
+    var requests: Int { counter.withLock { $0 } }
 
     func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
-        counter.add(1, ordering: .relaxed)
+        counter.withLock { $0 += 1 }
         try await Task.sleep(for: delay)
         return (
             body,

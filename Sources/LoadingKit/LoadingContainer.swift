@@ -1,5 +1,4 @@
 import LoadingKitNetworking
-import Synchronization
 
 /// Turns any load function into content: holds the loading state, builds the content
 /// from each value loaded, and offers ``retry()``.
@@ -44,9 +43,13 @@ public final class LoadingContainer<Value: Sendable, Content>: Loading {
         self.build = build
         self.operation = {
             try await withCheckedThrowingContinuation { continuation in
-                let resumed = Atomic(false)
+                let resumed = Locked(false)
                 load { result in
-                    guard !resumed.exchange(true, ordering: .acquiringAndReleasing) else { return }
+                    let first = resumed.withLock { resumed in
+                        defer { resumed = true }
+                        return !resumed
+                    }
+                    guard first else { return }
                     continuation.resume(with: result)
                 }
             }

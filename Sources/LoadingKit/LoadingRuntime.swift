@@ -1,5 +1,4 @@
 import LoadingKitNetworking
-import Synchronization
 
 /// The bookkeeping behind one loader's state: which operation is current, its flight,
 /// the last resource, and the observers of `states`.
@@ -17,7 +16,7 @@ final class LoadingRuntime<Value: Sendable>: Sendable {
         var observers: [Int: AsyncStream<LoadingState<Value>>.Continuation] = [:]
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     deinit {
         let (flight, observers) = state.withLock { ($0.flight, Array($0.observers.values)) }

@@ -1,12 +1,11 @@
 import LoadingKitNetworking
-import Synchronization
 
 /// Passes a transfer's progress to the main actor, at most once per percent.
 ///
 /// The report that completes a body is dropped: the value is applied right after,
 /// so a small response costs no extra main-actor hop.
 final class ProgressRelay: Sendable {
-    private let lastFraction = Mutex<Double>(0)
+    private let lastFraction = Locked<Double>(0)
     private let deliver: @MainActor @Sendable (Double) -> Void
 
     init(deliver: @escaping @MainActor @Sendable (Double) -> Void) {

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Shares one operation among identical concurrent callers, with reference-counted
 /// cancellation: the operation is cancelled only when every caller has cancelled.
 final class Coalescer: Sendable {
@@ -25,7 +23,7 @@ final class Coalescer: Sendable {
         var departed: Set<Int> = []
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// Runs `operation`, or joins an identical one in flight under `key`; returns its
     /// outcome, or `nil` when the calling task was cancelled.

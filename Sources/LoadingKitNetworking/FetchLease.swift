@@ -1,5 +1,3 @@
-import Synchronization
-
 /// The cancellation of a fetch that runs in a task of its own, for loaders that own
 /// such a task: a coalesced request can then run in that task instead of a task of
 /// its own, and cancelling the lease cancels the task only when no other caller
@@ -13,7 +11,7 @@ package final class FetchLease: Sendable {
         var interceptor: (@Sendable () -> Bool)?
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     package init() {}
 

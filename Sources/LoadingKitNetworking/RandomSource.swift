@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Where retry jitter comes from: the system generator, or a seeded one that makes
 /// every delay reproducible.
 ///
@@ -23,7 +21,7 @@ public struct RandomSource: Sendable {
 
     /// A reproducible sequence (SplitMix64) starting from `seed`.
     public static func seeded(_ seed: UInt64) -> RandomSource {
-        let state = Mutex(seed)
+        let state = Locked(seed)
         return RandomSource {
             let bits = state.withLock { state in
                 state &+= 0x9E37_79B9_7F4A_7C15

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -11,7 +10,7 @@ extension URLSessionTransport {
     /// `URLSessionDelegate` refines `Sendable` on Linux; the only state is the
     /// exchange table, behind a lock.
     final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
-        private let exchanges = Mutex<[Int: Exchange]>([:])
+        private let exchanges = Locked<[Int: Exchange]>([:])
 
         func register(_ exchange: Exchange, for task: URLSessionTask) {
             exchanges.withLock { $0[task.taskIdentifier] = exchange }

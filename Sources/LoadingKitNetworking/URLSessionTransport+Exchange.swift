@@ -1,6 +1,5 @@
 import Dispatch
 import Foundation
-import Synchronization
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -27,7 +26,7 @@ extension URLSessionTransport {
             var expectedBytes: Int64?
         }
 
-        private let state = Mutex(State())
+        private let state = Locked(State())
         private let task: URLSessionDataTask
         private let limit: Int
         private let progress: TransferProgress.Handler?

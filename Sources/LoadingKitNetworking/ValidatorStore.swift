@@ -1,5 +1,3 @@
-import Synchronization
-
 /// The validators and values of the latest responses, per method and URL, for
 /// conditional revalidation; the least recently used entry goes first past the
 /// capacity.
@@ -14,7 +12,7 @@ final class ValidatorStore: Sendable {
         var order: [RequestKey] = []
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     let capacity: Int
 
     init(capacity: Int) {

@@ -1,4 +1,4 @@
-import Synchronization
+import LoadingKitNetworking
 
 /// A count that tasks can wait on: `wait(for: n)` returns once it reaches `n`.
 final class CounterSignal: Sendable {
@@ -7,7 +7,7 @@ final class CounterSignal: Sendable {
         var waiters: [(target: Int, continuation: CheckedContinuation<Void, Never>)] = []
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     var value: Int { state.withLock { $0.value } }
 

@@ -16,9 +16,13 @@ extension LoopbackServer {
             while let (request, keepAlive) = nextRequest() {
                 let response = core.handler(for: request)(request)
                 guard core.wait(response.delay) else { return }
-                guard socket.send(response.serialized(keepAlive: keepAlive)), keepAlive,
-                    !response.closesConnection
-                else { return }
+                for (index, part) in response.parts(keepAlive: keepAlive).enumerated() {
+                    guard index == 0 || core.wait(response.trickleInterval), socket.send(part)
+                    else {
+                        return
+                    }
+                }
+                guard keepAlive, !response.closesConnection else { return }
             }
         }
 

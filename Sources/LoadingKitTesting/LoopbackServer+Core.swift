@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import Synchronization
+import LoadingKitNetworking
 
 extension LoopbackServer {
     /// The running server: its sockets, threads and shared state. Threads hold the
@@ -13,21 +13,21 @@ extension LoopbackServer {
             var isStopped = false
         }
 
-        let routes = Mutex<[String: Handler]>([:])
-        let requests = Mutex<[Request]>([])
+        let routes = Locked<[String: Handler]>([:])
+        let requests = Locked<[Request]>([])
         let received = CounterSignal()
-        let connections = Mutex(Connections())
+        let connections = Locked(Connections())
         let port: UInt16
         private let listener: Socket
         private let fallback: Handler
         private let threads = DispatchGroup()
         /// Signalled on stop, so delayed responses wake at once.
         private let stopped = NSCondition()
-        private let stopOnce = Mutex(false)
+        private let stopOnce = Locked(false)
 
-        init(fallback: @escaping Handler) throws {
-            listener = try Socket.listening()
-            port = listener.port
+        init(port: UInt16, fallback: @escaping Handler) throws {
+            listener = try Socket.listening(port: port)
+            self.port = listener.port
             self.fallback = fallback
         }
 

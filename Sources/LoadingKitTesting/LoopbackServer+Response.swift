@@ -24,6 +24,14 @@ extension LoopbackServer {
         /// Whether `Content-Length` is sent; without it the body ends when the server
         /// closes the connection.
         public var announcesLength: Bool
+        /// When set, the body is sent in this many parts with `trickleInterval`
+        /// between them.
+        public var trickleParts: Int?
+        /// The pause between the parts of a trickled body.
+        public var trickleInterval: Duration
+        /// When set, these bytes are sent instead of an HTTP response, and the
+        /// connection closes.
+        public var rawBytes: Data?
 
         /// Creates a response.
         public init(
@@ -37,6 +45,9 @@ extension LoopbackServer {
             self.delay = .zero
             self.truncatedAfterBodyBytes = nil
             self.announcesLength = true
+            self.trickleParts = nil
+            self.trickleInterval = .zero
+            self.rawBytes = nil
         }
 
         /// A response whose body is `value` as JSON.
@@ -96,6 +107,27 @@ extension LoopbackServer {
             return copy
         }
 
+        /// A copy whose body is sent in `parts` parts, `interval` apart — slower than a
+        /// timeout, say.
+        public func trickled(in parts: Int, every interval: Duration) -> Response {
+            var copy = self
+            copy.trickleParts = max(1, parts)
+            copy.trickleInterval = interval
+            return copy
+        }
+
+        /// Bytes that are not HTTP at all, sent as they are before the connection
+        /// closes.
+        ///
+        /// ```swift
+        /// server.route("/broken") { _ in .garbage(Data("SSH-2.0-OpenSSH\r\n".utf8)) }
+        /// ```
+        public static func garbage(_ bytes: Data) -> Response {
+            var response = Response()
+            response.rawBytes = bytes
+            return response
+        }
+
         /// A copy without `Content-Length`, whose body ends when the connection closes.
         public func withoutContentLength() -> Response {
             var copy = self
@@ -104,13 +136,37 @@ extension LoopbackServer {
         }
 
         /// Whether the connection must close after this response.
-        var closesConnection: Bool { truncatedAfterBodyBytes != nil || !announcesLength }
+        var closesConnection: Bool {
+            truncatedAfterBodyBytes != nil || !announcesLength || rawBytes != nil
+        }
 
         /// A copy with one more header field.
         public func header(_ name: String, _ value: String) -> Response {
             var copy = self
             copy.headers.append((name, value))
             return copy
+        }
+
+        /// The bytes sent on the wire, in the parts to send them in: the head with the
+        /// first part of the (possibly truncated) body, then the other parts.
+        func parts(keepAlive: Bool) -> [[UInt8]] {
+            if let rawBytes {
+                return [Array(rawBytes)]
+            }
+            let whole = serialized(keepAlive: keepAlive)
+            guard let trickleParts, trickleParts > 1 else { return [whole] }
+            let headLength =
+                whole.count - (truncatedAfterBodyBytes.map { min($0, body.count) } ?? body.count)
+            let bodyBytes = whole[headLength...]
+            let size = max(1, (bodyBytes.count + trickleParts - 1) / trickleParts)
+            var parts = [Array(whole[..<headLength])]
+            var start = bodyBytes.startIndex
+            while start < bodyBytes.endIndex {
+                let end = min(bodyBytes.endIndex, start + size)
+                parts.append(Array(bodyBytes[start..<end]))
+                start = end
+            }
+            return parts
         }
 
         /// The bytes sent on the wire: the head and the (possibly truncated) body.

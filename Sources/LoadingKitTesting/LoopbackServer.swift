@@ -1,7 +1,6 @@
 import Dispatch
 import Foundation
 import LoadingKitNetworking
-import Synchronization
 
 /// A real HTTP/1.1 server on `127.0.0.1` at an ephemeral port, for tests, the demo
 /// and benchmarks.
@@ -25,10 +24,16 @@ public final class LoopbackServer: Sendable {
 
     /// Starts a server; requests that match no route go to `fallback`.
     ///
-    /// - Parameter fallback: Answers requests no route matches; 404 by default.
+    /// - Parameters:
+    ///   - port: The port to listen on; 0, the default, picks a free one. Give the
+    ///     port of a stopped server to bring it back.
+    ///   - fallback: Answers requests no route matches; 404 by default.
     /// - Throws: When the socket cannot be opened.
-    public init(fallback: @escaping Handler = { _ in .text("Not found", status: 404) }) throws {
-        core = try Core(fallback: fallback)
+    public init(
+        port: UInt16 = 0,
+        fallback: @escaping Handler = { _ in .text("Not found", status: 404) }
+    ) throws {
+        core = try Core(port: port, fallback: fallback)
         core.start()
     }
 
@@ -75,7 +80,7 @@ public final class LoopbackServer: Sendable {
     ///   - responses: The responses in order; at least one.
     public func route(_ path: String, method: HTTPMethod = .get, answering responses: [Response]) {
         precondition(!responses.isEmpty, "route(_:answering:) needs a response")
-        let served = Mutex(0)
+        let served = Locked(0)
         route(path, method: method) { _ in
             let index = served.withLock { count in
                 defer { count += 1 }

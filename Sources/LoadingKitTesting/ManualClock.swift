@@ -1,6 +1,5 @@
 import Foundation
 import LoadingKitNetworking
-import Synchronization
 
 /// A clock that moves only when the test says, for exact and instant tests of
 /// backoff, `Retry-After` and freshness.
@@ -29,7 +28,7 @@ public final class ManualClock: LoadingClock {
         var sleeps: [Duration] = []
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let sleepsStarted = CounterSignal()
     private let origin: ContinuousClock.Instant
     private let originDate: Date

@@ -1,4 +1,4 @@
-import Synchronization
+import LoadingKitNetworking
 
 extension MockTransport {
     /// Holds scripted responses until the test opens it, so a test decides the order
@@ -26,7 +26,7 @@ extension MockTransport {
             var cancelledBeforeHeld: Set<Int> = []
         }
 
-        private let state = Mutex(State())
+        private let state = Locked(State())
         private let arrived = CounterSignal()
         private let cancelled = CounterSignal()
 

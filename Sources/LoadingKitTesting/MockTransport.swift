@@ -1,6 +1,5 @@
 import Foundation
 import LoadingKitNetworking
-import Synchronization
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -38,7 +37,7 @@ public final class MockTransport: Transport {
         var requests: [URLRequest] = []
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let received = CounterSignal()
 
     /// Creates a transport with an empty script.

@@ -17,8 +17,8 @@ struct Socket: Sendable {
         var description: String { "\(call) failed: \(String(cString: strerror(code)))" }
     }
 
-    /// A socket listening on `127.0.0.1` at an ephemeral port.
-    static func listening(backlog: Int32 = 128) throws(Failure) -> Socket {
+    /// A socket listening on `127.0.0.1` at `port`, or at an ephemeral port for 0.
+    static func listening(port: UInt16 = 0, backlog: Int32 = 128) throws(Failure) -> Socket {
         #if canImport(Darwin)
             let descriptor = socket(AF_INET, SOCK_STREAM, 0)
         #else
@@ -30,7 +30,7 @@ struct Socket: Sendable {
         setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
+        address.sin_port = port.bigEndian
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         let bound = withUnsafePointer(to: &address) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {

@@ -1,7 +1,6 @@
 import Foundation
 import LoadingKit
 import LoadingKitTesting
-import Synchronization
 
 /// The embedded feed: a few hundred stories, newest first, 30 to a `Link`-chained
 /// page, each page with an `ETag`; newer stories appear when `publish(_:)` is
@@ -15,7 +14,7 @@ final class DemoFeedServer: Sendable {
 
     /// The feed's state, shared with the route.
     private final class Store: Sendable {
-        let feed = Mutex(Feed())
+        let feed = Locked(Feed())
     }
 
     let server: LoopbackServer

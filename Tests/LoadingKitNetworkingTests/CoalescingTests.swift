@@ -1,7 +1,6 @@
 import Foundation
 import LoadingKitNetworking
 import LoadingKitTesting
-import Synchronization
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -25,9 +24,9 @@ struct CoalescingTests {
         let gate = MockTransport.Gate()
         mock.respond(to: "/episodes/1", with: .json(Episode(id: 1, title: "Pilot")), after: gate)
         let webservice = Webservice(transport: mock)
-        let parses = Atomic(0)
+        let parses = Locked(0)
         let counted = episode.map { value in
-            parses.add(1, ordering: .relaxed)
+            parses.withLock { $0 += 1 }
             return value
         }
         let titles = try await withThrowingTaskGroup(of: String.self) { group in
@@ -40,7 +39,7 @@ struct CoalescingTests {
         }
         #expect(titles == Array(repeating: "Pilot", count: 100))
         #expect(mock.requests.count == 1)
-        #expect(parses.load(ordering: .relaxed) == 1)
+        #expect(parses.withLock { $0 } == 1)
         #expect(webservice.requestsInFlight == 0)
     }
 

@@ -1,7 +1,6 @@
 import Foundation
 import LoadingKitNetworking
 import LoadingKitTesting
-import Synchronization
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -29,7 +28,7 @@ struct RetryTests {
         mock.fail("/episodes/1", with: URLError(.networkConnectionLost))
         mock.respond(to: "/episodes/1", with: .status(500))
         mock.respond(to: "/episodes/1", with: .json(pilot))
-        let attempts = Mutex<[RetryAttempt]>([])
+        let attempts = Locked<[RetryAttempt]>([])
         var policy = seeded()
         policy.onAttempt = { attempt in attempts.withLock { $0.append(attempt) } }
         let webservice = self.webservice(policy)

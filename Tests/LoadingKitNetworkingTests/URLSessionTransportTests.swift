@@ -1,7 +1,6 @@
 import Foundation
 import LoadingKitNetworking
 import LoadingKitTesting
-import Synchronization
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -172,7 +171,7 @@ struct URLSessionTransportTests {
     func progress() async throws {
         let episodes = (0..<4000).map { Episode(id: $0, title: "Episode number \($0)") }
         server.route("/episodes") { _ in .json(episodes) }
-        let reports = Mutex<[TransferProgress]>([])
+        let reports = Locked<[TransferProgress]>([])
         let webservice = self.webservice
         let resource = Resource<[Episode]>(url: server.url("/episodes"))
         let loaded = try await TransferProgress.observing { report in

@@ -131,6 +131,37 @@ struct LoopbackServerTests {
             )
         }
     }
+
+    @Test("a scripted sequence answers in turn, then repeats its last response")
+    func answeringInTurn() async throws {
+        server.route("/flaky", answering: [.status(503), .text("ok")])
+        await #expect(throws: WebserviceError.self) { try await webservice.load(text("/flaky")) }
+        #expect(try await webservice.load(text("/flaky")) == "ok")
+        #expect(try await webservice.load(text("/flaky")) == "ok")
+    }
+
+    @Test("garbage instead of HTTP is a transport failure")
+    func garbage() async throws {
+        server.route("/garbage") { _ in .garbage(Data("220 smtp.example.com ESMTP\r\n".utf8)) }
+        let error = await #expect(throws: WebserviceError.self) {
+            try await webservice.load(text("/garbage"))
+        }
+        guard case .transport = error else {
+            Issue.record("expected a transport failure, got \(String(describing: error))")
+            return
+        }
+    }
+
+    @Test("a trickled body arrives whole when it is within the timeout")
+    func trickled() async throws {
+        server.route("/slow") { _ in
+            Response.text(String(repeating: "x", count: 300)).trickled(
+                in: 3,
+                every: .milliseconds(20)
+            )
+        }
+        #expect(try await webservice.load(text("/slow")).count == 300)
+    }
 }
 
 typealias Response = LoopbackServer.Response

@@ -1,7 +1,6 @@
 import Foundation
 import LoadingKit
 import LoadingKitTesting
-import Synchronization
 import Testing
 
 @MainActor
@@ -73,7 +72,7 @@ struct LoadingContainerTests {
 
     /// Counts calls from any thread.
     final class Counter: Sendable {
-        private let value = Mutex(0)
+        private let value = Locked(0)
         func next() -> Int {
             value.withLock {
                 $0 += 1

@@ -1,7 +1,6 @@
 import Foundation
 import LoadingKit
 import LoadingKitTesting
-import Synchronization
 import Testing
 
 /// A `Loading` conformer through `URLSessionTransport` against `LoopbackServer`.
@@ -61,7 +60,7 @@ struct LoadingEndToEndTests {
     @Test("a refresh over real HTTP prepends what the server added between requests")
     func refreshPrependsServerInserts() async throws {
         let server = try LoopbackServer()
-        let posts = Mutex(Post.list((1...10).reversed()))
+        let posts = Locked(Post.list((1...10).reversed()))
         server.route("/posts") { _ in .json(posts.withLock { Array($0.prefix(5)) }) }
         let feed = FeedScreen(transport: Self.transport, baseURL: server.baseURL)
         await feed.refresh()

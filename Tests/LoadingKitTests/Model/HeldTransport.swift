@@ -1,6 +1,5 @@
 import Foundation
 import LoadingKit
-import Synchronization
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -21,7 +20,7 @@ final class HeldTransport: Transport {
         var arrivalWaiters: [(Int, CheckedContinuation<Void, Never>)] = []
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
         try await withCheckedThrowingContinuation { continuation in

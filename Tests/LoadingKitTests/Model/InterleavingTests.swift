@@ -18,7 +18,9 @@ struct InterleavingTests {
 
     @Test("seeded random sequences keep every invariant")
     func randomSequences() async throws {
-        if let seed = ProcessInfo.processInfo.environment["LOADINGKIT_MODEL_SEED"].flatMap(UInt64.init) {
+        if let seed = ProcessInfo.processInfo.environment["LOADINGKIT_MODEL_SEED"].flatMap(
+            UInt64.init
+        ) {
             var run = ModelRun(seed: seed)
             let violations = await run.run()
             #expect(violations.isEmpty, "seed \(seed): \(violations.joined(separator: "; "))")
@@ -68,7 +70,9 @@ struct ModelRun {
         for _ in 0..<(12 + pick(24)) {
             await step()
             check()
-            guard violations.isEmpty else { return violations.map { "\($0) after \(steps.suffix(4))" } }
+            guard violations.isEmpty else {
+                return violations.map { "\($0) after \(steps.suffix(4))" }
+            }
         }
         if pick(4) == 0 {
             await release()
@@ -202,7 +206,9 @@ struct ModelRun {
             violations.append("content hidden by \(feed.loadingState.placeholder)")
         }
         if feed.loadingState.isLoading != (feed.loadingRuntime.currentFlight != nil) {
-            violations.append("activity \(feed.loadingState.activity) but flight \(String(describing: feed.loadingRuntime.currentFlight?.generation))")
+            violations.append(
+                "activity \(feed.loadingState.activity) but flight \(String(describing: feed.loadingRuntime.currentFlight?.generation))"
+            )
         }
     }
 }
@@ -210,7 +216,8 @@ struct ModelRun {
 extension RandomSource {
     /// A random element of `elements`.
     fileprivate func randomElement<T>(_ elements: [T]) -> T? {
-        elements.isEmpty ? nil : elements[min(elements.count - 1, Int(next() * Double(elements.count)))]
+        elements.isEmpty
+            ? nil : elements[min(elements.count - 1, Int(next() * Double(elements.count)))]
     }
 }
 

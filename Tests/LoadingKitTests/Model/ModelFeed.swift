@@ -52,7 +52,10 @@ final class ModelFeed: Paginating, Refreshable {
         log.configure()
     }
 
-    func loadingStateDidChange(from oldState: LoadingState<[Post]>, to newState: LoadingState<[Post]>) {
+    func loadingStateDidChange(
+        from oldState: LoadingState<[Post]>,
+        to newState: LoadingState<[Post]>
+    ) {
         log.stateChanged(to: newState.content)
     }
 

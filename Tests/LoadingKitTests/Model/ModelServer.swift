@@ -28,7 +28,9 @@ struct ModelServer {
     }
 
     /// The answer to `request` now.
-    mutating func answer(_ request: URLRequest, _ outcome: Outcome) -> Result<(Data, HTTPURLResponse), any Error> {
+    mutating func answer(_ request: URLRequest, _ outcome: Outcome) -> Result<
+        (Data, HTTPURLResponse), any Error
+    > {
         let url = request.url!
         switch outcome {
         case .dropped:
@@ -55,6 +57,11 @@ struct ModelServer {
     }
 
     private func response(_ url: URL, status: Int, headers: [String: String]) -> HTTPURLResponse {
-        HTTPURLResponse(url: url, statusCode: status, httpVersion: "HTTP/1.1", headerFields: headers)!
+        HTTPURLResponse(
+            url: url,
+            statusCode: status,
+            httpVersion: "HTTP/1.1",
+            headerFields: headers
+        )!
     }
 }

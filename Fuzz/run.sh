@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Fuzzes the kit's parsers — LinkHeader, RetryAfter (with HTTP dates) and
+# PageCursor — with libFuzzer and AddressSanitizer.
+#
+#   bash Fuzz/run.sh             # 1,000,000 executions
+#   bash Fuzz/run.sh 5000000     # more
+#
+# New interesting inputs are added to Fuzz/corpus; a crash, hang or slow input is
+# written to .build-fuzz/ and fails the run.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+runs=${1:-1000000}
+mkdir -p .build-fuzz
+swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name LoadingKitFuzz \
+    Fuzz/FuzzTarget.swift \
+    Sources/LoadingKitNetworking/LinkHeader.swift \
+    Sources/LoadingKitNetworking/LinkHeaderParser.swift \
+    Sources/LoadingKitNetworking/RetryAfter.swift \
+    Sources/LoadingKitNetworking/HTTPDate.swift \
+    Sources/LoadingKit/PageCursor.swift \
+    -o .build-fuzz/fuzz-parsers
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+.build-fuzz/fuzz-parsers "$work" Fuzz/corpus -runs="$runs" -timeout=2 -report_slow_units=1 \
+    -max_len=4096 -artifact_prefix=.build-fuzz/ -print_final_stats=1
+# Keep the corpus small: merge what the run found into the minimal set.
+mkdir -p "$work/merged"
+.build-fuzz/fuzz-parsers -merge=1 "$work/merged" Fuzz/corpus "$work" >/dev/null 2>&1
+rm -f Fuzz/corpus/*
+cp "$work/merged"/* Fuzz/corpus/ 2>/dev/null || true
+echo "corpus: $(ls Fuzz/corpus | wc -l) inputs"
