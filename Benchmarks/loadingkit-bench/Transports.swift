@@ -79,3 +79,8 @@ final class CountingTransport: Transport {
         )
     }
 }
+
+/// A bare `200 OK` for `request`.
+private func ok(_ request: URLRequest) -> HTTPURLResponse {
+    HTTPURLResponse(url: request.url!, statusCode: 200, httpVersion: nil, headerFields: nil)!
+}

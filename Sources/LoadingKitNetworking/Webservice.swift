@@ -116,17 +116,9 @@ public final class Webservice: Sendable {
     public func fetch<A: Sendable>(
         _ resource: Resource<A>
     ) async throws(WebserviceError) -> Fetched<A> {
-        guard !Task.isCancelled else { throw .cancelled }
-        guard configuration.coalescedMethods.contains(resource.method) else {
-            return try await attempts(resource).get()
+        try await fetch(resource) { key, operation in
+            await self.coalescer.run(key, operation: operation)
         }
-        let key = Coalescer.Key(
-            request: RequestKey(resource.request),
-            type: ObjectIdentifier(A.self)
-        )
-        guard let outcome = await coalescer.run(key, operation: { await self.attempts(resource) })
-        else { throw .cancelled }
-        return try outcome.get()
     }
 
     /// Loads `resource` from a task dedicated to it, whose cancellation goes through
@@ -136,21 +128,28 @@ public final class Webservice: Sendable {
         _ resource: Resource<A>,
         lease: FetchLease
     ) async throws(WebserviceError) -> Fetched<A> {
+        try await fetch(resource) { key, operation in
+            await self.coalescer.run(key, lease: lease, operation: operation)
+        }
+    }
+
+    /// Loads `resource`, sharing it through `share` when its method is coalesced;
+    /// `share` returns `nil` when the caller was cancelled.
+    private func fetch<A: Sendable>(
+        _ resource: Resource<A>,
+        sharingThrough share: (
+            Coalescer.Key,
+            @escaping @Sendable () async -> Result<Fetched<A>, WebserviceError>
+        ) async -> Result<Fetched<A>, WebserviceError>?
+    ) async throws(WebserviceError) -> Fetched<A> {
         guard !Task.isCancelled else { throw .cancelled }
         guard configuration.coalescedMethods.contains(resource.method) else {
             return try await attempts(resource).get()
         }
-        let key = Coalescer.Key(
-            request: RequestKey(resource.request),
-            type: ObjectIdentifier(A.self)
-        )
-        guard
-            let outcome = await coalescer.run(
-                key,
-                lease: lease,
-                operation: { await self.attempts(resource) }
-            )
-        else { throw .cancelled }
+        let key = Coalescer.Key(request: RequestKey(resource.request), type: ObjectIdentifier(A.self))
+        guard let outcome = await share(key, { await self.attempts(resource) }) else {
+            throw .cancelled
+        }
         return try outcome.get()
     }
 

@@ -1,7 +1,7 @@
 import LoadingKitNetworking
 
 /// A count that tasks can wait on: `wait(for: n)` returns once it reaches `n`.
-final class CounterSignal: Sendable {
+package final class CounterSignal: Sendable {
     private struct State {
         var value = 0
         var waiters: [(target: Int, continuation: CheckedContinuation<Void, Never>)] = []
@@ -9,10 +9,13 @@ final class CounterSignal: Sendable {
 
     private let state = Locked(State())
 
-    var value: Int { state.withLock { $0.value } }
+    /// A count at zero.
+    package init() {}
+
+    package var value: Int { state.withLock { $0.value } }
 
     /// Adds one and wakes the waiters whose target is reached.
-    func increment() {
+    package func increment() {
         let ready = state.withLock { state in
             state.value += 1
             let count = state.value
@@ -25,7 +28,7 @@ final class CounterSignal: Sendable {
     }
 
     /// Returns once the count has reached `target`.
-    func wait(for target: Int) async {
+    package func wait(for target: Int) async {
         await withCheckedContinuation { continuation in
             let reached = state.withLock { state in
                 guard state.value < target else { return true }

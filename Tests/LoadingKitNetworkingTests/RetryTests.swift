@@ -207,6 +207,8 @@ struct RetryTests {
             ("Sun, 06 Nov 1994 08:49:37 GMT", .date(Date(timeIntervalSince1970: 784_111_777))),
             ("Sunday, 06-Nov-94 08:49:37 GMT", .date(Date(timeIntervalSince1970: 784_111_777))),
             ("Sun Nov  6 08:49:37 1994", .date(Date(timeIntervalSince1970: 784_111_777))),
+            ("Thu, 29 Feb 2024 23:59:59 GMT", .date(Date(timeIntervalSince1970: 1_709_251_199))),
+            ("Sat, 01 Jan 2000 00:00:00 GMT", .date(Date(timeIntervalSince1970: 946_684_800))),
         ]
     )
     func retryAfterParsing(value: String, expected: RetryAfter) {
@@ -215,10 +217,20 @@ struct RetryTests {
 
     @Test(
         "junk Retry-After values are refused",
-        arguments: ["", "-5", "1.5", "soon", "99999999999999", String(repeating: "9", count: 500)]
+        arguments: [
+            "", "-5", "1.5", "soon", "99999999999999", String(repeating: "9", count: 500),
+            "Fri, 30 Feb 2024 00:00:00 GMT", "Sun, 06 Nov 1994 24:00:00 GMT", "Sun, 06 Nov 1994 08:49:37 PST",
+            "Sun, 06 Foo 1994 08:49:37 GMT", "Sun, 6 Nov 94 08:49:37 GMT", "Sun, 06 Nov 1994 8:49:37 GMT",
+        ]
     )
     func retryAfterJunk(value: String) {
         #expect(RetryAfter(value) == nil)
+    }
+
+    @Test("the input on which fuzzing found DateFormatter leaking is refused without it")
+    func fuzzFinding() throws {
+        let input = try #require(Data(base64Encoded: "srKysvKysrKysrImsC1UVA=="))
+        #expect(RetryAfter(String(decoding: input.dropFirst(), as: UTF8.self)) == nil)
     }
 
     @Test("a past date waits nothing")

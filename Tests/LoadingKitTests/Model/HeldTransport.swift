@@ -1,5 +1,6 @@
 import Foundation
 import LoadingKit
+import LoadingKitTesting
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -16,26 +17,19 @@ final class HeldTransport: Transport {
     private struct State {
         var nextID = 0
         var pending: [Int: (Pending, CheckedContinuation<(Data, HTTPURLResponse), any Error>)] = [:]
-        var arrivals = 0
-        var arrivalWaiters: [(Int, CheckedContinuation<Void, Never>)] = []
     }
 
     private let state = Locked(State())
+    private let arrived = CounterSignal()
 
     func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
         try await withCheckedThrowingContinuation { continuation in
-            let ready = state.withLock { state in
+            state.withLock { state in
                 let id = state.nextID
                 state.nextID += 1
                 state.pending[id] = (Pending(id: id, request: request), continuation)
-                state.arrivals += 1
-                let count = state.arrivals
-                defer { state.arrivalWaiters.removeAll { $0.0 <= count } }
-                return state.arrivalWaiters.filter { $0.0 <= count }.map(\.1)
             }
-            for waiter in ready {
-                waiter.resume()
-            }
+            arrived.increment()
         }
     }
 
@@ -45,20 +39,11 @@ final class HeldTransport: Transport {
     }
 
     /// How many requests have arrived in all.
-    var arrivals: Int { state.withLock { $0.arrivals } }
+    var arrivals: Int { arrived.value }
 
     /// Returns once `count` requests in all have arrived.
     func waitForArrivals(_ count: Int) async {
-        await withCheckedContinuation { continuation in
-            let ready = state.withLock { state in
-                guard state.arrivals < count else { return true }
-                state.arrivalWaiters.append((count, continuation))
-                return false
-            }
-            if ready {
-                continuation.resume()
-            }
-        }
+        await arrived.wait(for: count)
     }
 
     /// Answers request `id`.
