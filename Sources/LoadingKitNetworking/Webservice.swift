@@ -146,7 +146,10 @@ public final class Webservice: Sendable {
         guard configuration.coalescedMethods.contains(resource.method) else {
             return try await attempts(resource).get()
         }
-        let key = Coalescer.Key(request: RequestKey(resource.request), type: ObjectIdentifier(A.self))
+        let key = Coalescer.Key(
+            request: RequestKey(resource.request),
+            type: ObjectIdentifier(A.self)
+        )
         guard let outcome = await share(key, { await self.attempts(resource) }) else {
             throw .cancelled
         }

@@ -219,8 +219,10 @@ struct RetryTests {
         "junk Retry-After values are refused",
         arguments: [
             "", "-5", "1.5", "soon", "99999999999999", String(repeating: "9", count: 500),
-            "Fri, 30 Feb 2024 00:00:00 GMT", "Sun, 06 Nov 1994 24:00:00 GMT", "Sun, 06 Nov 1994 08:49:37 PST",
-            "Sun, 06 Foo 1994 08:49:37 GMT", "Sun, 6 Nov 94 08:49:37 GMT", "Sun, 06 Nov 1994 8:49:37 GMT",
+            "Fri, 30 Feb 2024 00:00:00 GMT", "Sun, 06 Nov 1994 24:00:00 GMT",
+            "Sun, 06 Nov 1994 08:49:37 PST",
+            "Sun, 06 Foo 1994 08:49:37 GMT", "Sun, 6 Nov 94 08:49:37 GMT",
+            "Sun, 06 Nov 1994 8:49:37 GMT",
         ]
     )
     func retryAfterJunk(value: String) {
