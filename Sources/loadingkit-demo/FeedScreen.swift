@@ -11,7 +11,7 @@ final class FeedScreen: Refreshable, Paginating {
     let webservice: Webservice
     let firstPage: URL
     /// Told of every state change and every change to the rows.
-    var onChange: (@MainActor (LoadingState<[FeedItem]>, ContentChange?) -> Void)?
+    var onChange: (@MainActor (FeedScreen, ContentChange?) -> Void)?
 
     init(firstPage: URL, webservice: Webservice) {
         self.firstPage = firstPage
@@ -29,13 +29,13 @@ final class FeedScreen: Refreshable, Paginating {
     }
 
     func didApply(_ change: ContentChange) {
-        onChange?(loadingState, change)
+        onChange?(self, change)
     }
 
     func loadingStateDidChange(
         from oldState: LoadingState<[FeedItem]>,
         to newState: LoadingState<[FeedItem]>
     ) {
-        onChange?(newState, nil)
+        onChange?(self, nil)
     }
 }

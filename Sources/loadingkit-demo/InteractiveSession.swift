@@ -15,10 +15,10 @@ struct InteractiveSession {
     func run() async {
         let screen = FeedScreen(firstPage: feed.firstPage, webservice: webservice)
         let stats = DemoStats(feed: feed)
-        screen.onChange = { [renderer] state, change in
-            stats.observe(state)
+        screen.onChange = { [renderer] screen, change in
+            stats.observe(screen.loadingState)
             renderer.progress(stats.line(for: screen))
-            renderer.render(state, pagination: screen.pagination, change: change)
+            renderer.render(screen.loadingState, pagination: screen.pagination, change: change)
         }
         renderer.help = "r refresh (after new stories) · n next page · f force reload · q quit"
         renderer.step("interactive")

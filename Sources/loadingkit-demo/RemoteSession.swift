@@ -13,8 +13,8 @@ struct RemoteSession {
     /// Loads up to `pages` pages; returns the one-line error of a failed first load.
     func run() async -> String? {
         let screen = FeedScreen(firstPage: url, webservice: webservice)
-        screen.onChange = { [renderer] state, change in
-            renderer.render(state, pagination: screen.pagination, change: change)
+        screen.onChange = { [renderer] screen, change in
+            renderer.render(screen.loadingState, pagination: screen.pagination, change: change)
         }
         renderer.step("Loading \(url.absoluteString)")
         await screen.loadFirstPage()

@@ -22,10 +22,10 @@ struct ScriptedSession {
     func run() async -> Summary {
         let stats = DemoStats(feed: feed)
         let screen = FeedScreen(firstPage: feed.firstPage, webservice: webservice)
-        screen.onChange = { [renderer] state, change in
-            stats.observe(state)
+        screen.onChange = { [renderer] screen, change in
+            stats.observe(screen.loadingState)
             renderer.progress(stats.line(for: screen))
-            renderer.render(state, pagination: screen.pagination, change: change)
+            renderer.render(screen.loadingState, pagination: screen.pagination, change: change)
         }
 
         renderer.step("1. First load")
@@ -59,8 +59,8 @@ struct ScriptedSession {
 
         renderer.step("5. Empty filter")
         let filtered = FeedScreen(firstPage: feed.emptyFilter, webservice: webservice)
-        filtered.onChange = { [renderer] state, change in
-            renderer.render(state, pagination: filtered.pagination, change: change)
+        filtered.onChange = { [renderer] screen, change in
+            renderer.render(screen.loadingState, pagination: screen.pagination, change: change)
         }
         await filtered.loadFirstPage()
 
