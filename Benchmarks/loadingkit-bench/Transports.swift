@@ -13,12 +13,7 @@ struct InstantTransport: Transport {
     func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
         (
             body,
-            HTTPURLResponse(
-                url: request.url!,
-                statusCode: 200,
-                httpVersion: nil,
-                headerFields: nil
-            )!
+            ok(request)
         )
     }
 }
@@ -40,15 +35,7 @@ final class PageTransport: Transport {
             cache[page] = body
             return body
         }
-        return (
-            body,
-            HTTPURLResponse(
-                url: request.url!,
-                statusCode: 200,
-                httpVersion: nil,
-                headerFields: nil
-            )!
-        )
+        return (body, ok(request))
     }
 }
 
@@ -68,15 +55,7 @@ final class CountingTransport: Transport {
     func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
         counter.withLock { $0 += 1 }
         try await Task.sleep(for: delay)
-        return (
-            body,
-            HTTPURLResponse(
-                url: request.url!,
-                statusCode: 200,
-                httpVersion: nil,
-                headerFields: nil
-            )!
-        )
+        return (body, ok(request))
     }
 }
 
