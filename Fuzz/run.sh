@@ -4,6 +4,7 @@
 #
 #   bash Fuzz/run.sh             # 1,000,000 executions
 #   bash Fuzz/run.sh 5000000     # more
+#   FUZZ_SEED=1 bash Fuzz/run.sh 200000   # reproducible, as CI runs it
 #
 # New interesting inputs are added to Fuzz/corpus; a crash, hang or slow input is
 # written to .build-fuzz/ and fails the run.
@@ -21,7 +22,7 @@ swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name LoadingKitFuzz
     -o .build-fuzz/fuzz-parsers
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-.build-fuzz/fuzz-parsers "$work" Fuzz/corpus -runs="$runs" -timeout=2 -report_slow_units=1 \
+.build-fuzz/fuzz-parsers "$work" Fuzz/corpus -runs="$runs" -seed="${FUZZ_SEED:-0}" -timeout=2 -report_slow_units=1 \
     -max_len=4096 -artifact_prefix=.build-fuzz/ -print_final_stats=1
 # Keep the corpus small: merge what the run found into the minimal set.
 mkdir -p "$work/merged"
