@@ -53,5 +53,4 @@ final class ValidatorStore: Sendable {
         }
     }
 
-    var count: Int { state.withLock { $0.entries.count } }
 }

@@ -38,7 +38,6 @@ final class DemoFeedServer: Sendable {
     var emptyFilter: URL { server.url("/feed?q=nothing-matches") }
     var requestCount: Int { server.requests.count }
     var notModifiedCount: Int { store.feed.withLock { $0.notModified } }
-    var storyCount: Int { store.feed.withLock { $0.newest } }
 
     /// Adds `count` newer stories at the head of the feed.
     func publish(_ count: Int) {

@@ -7,11 +7,6 @@ struct FeedItem: Decodable, Sendable, Identifiable, Equatable {
     let id: String
     let title: String
 
-    init(id: String, title: String) {
-        self.id = id
-        self.title = title
-    }
-
     private struct Key: CodingKey {
         let stringValue: String
         var intValue: Int? { nil }

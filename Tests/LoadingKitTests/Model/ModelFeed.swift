@@ -7,7 +7,6 @@ final class ModelLog {
     var violations: [String] = []
     var isAlive = true
     var configured = 0
-    var contentChanges = 0
     /// Configures since the last state change: each applied value configures once,
     /// right before the state records it.
     private var configurePending = 0
@@ -22,9 +21,8 @@ final class ModelLog {
     func stateChanged(to content: [Post]?) {
         if !isAlive { violations.append("state changed after release") }
         let ids = content?.map(\.id)
-        if ids != lastIDs {
-            contentChanges += 1
-            if configurePending == 0 { violations.append("content changed without configure") }
+        if ids != lastIDs, configurePending == 0 {
+            violations.append("content changed without configure")
         }
         if configurePending > 1 {
             violations.append("configure called \(configurePending) times for one change")
