@@ -172,6 +172,25 @@ struct PaginatingTests {
         #expect(feed.loadingState.content?.map(\.id) == [11, 10] + (1...9).reversed())
     }
 
+    @Test("a refresh supersedes a next page in flight, whose late result is never applied")
+    func refreshSupersedesNextPage() async throws {
+        script(page: 1, [9, 8, 7])
+        let stale = MockTransport.Gate(honorsCancellation: false)
+        script(page: 2, [6, 5, 4], after: stale)
+        mock.respond(to: "/posts?since=9", with: .json(Post.list([10, 9])))
+        let feed = PagedFeed(transport: mock)
+        await feed.loadFirstPage()
+        let page = feed.startLoadingNextPage()
+        await stale.waitForArrivals()
+        #expect(feed.loadingState.activity == .loadingNextPage)
+        await feed.refresh()
+        stale.open()
+        await page.finish()
+        #expect(feed.loadingState.content?.map(\.id) == [10, 9, 8, 7])
+        #expect(feed.pagination.pagesLoaded == 1)
+        #expect(feed.changes == [.replaced, .inserted(IndexSet(0..<1))])
+    }
+
     @Test("a refresh that replaces a paginated list restarts pagination without duplicates")
     func refreshReplacementRestartsPagination() async throws {
         script(page: 1, [9, 8, 7])
