@@ -43,14 +43,22 @@ struct CoalescingTests {
         #expect(webservice.requestsInFlight == 0)
     }
 
-    @Test("one caller cancelling gets cancelled; the others still get the value")
-    func refCountedCancellation() async throws {
+    /// Three loads of the episode sharing one request, held at the returned gate.
+    func threeCallersSharingOneRequest() async -> (
+        MockTransport.Gate, Webservice, [Task<Episode, any Error>]
+    ) {
         let gate = MockTransport.Gate()
         mock.respond(to: "/episodes/1", with: .json(Episode(id: 1, title: "Pilot")), after: gate)
         let webservice = Webservice(transport: mock)
         let episode = self.episode
         let tasks = (0..<3).map { _ in Task { try await webservice.load(episode) } }
         await waitForCallers(3, on: webservice)
+        return (gate, webservice, tasks)
+    }
+
+    @Test("one caller cancelling gets cancelled; the others still get the value")
+    func refCountedCancellation() async throws {
+        let (gate, _, tasks) = await threeCallersSharingOneRequest()
         tasks[0].cancel()
         await #expect(throws: WebserviceError.cancelled) { try await tasks[0].value }
         #expect(gate.cancellations == 0)
@@ -62,12 +70,7 @@ struct CoalescingTests {
 
     @Test("the request is cancelled only when every caller has cancelled")
     func lastCancellationCancelsRequest() async throws {
-        let gate = MockTransport.Gate()
-        mock.respond(to: "/episodes/1", with: .json(Episode(id: 1, title: "Pilot")), after: gate)
-        let webservice = Webservice(transport: mock)
-        let episode = self.episode
-        let tasks = (0..<3).map { _ in Task { try await webservice.load(episode) } }
-        await waitForCallers(3, on: webservice)
+        let (gate, webservice, tasks) = await threeCallersSharingOneRequest()
         await gate.waitForArrivals()
         for task in tasks {
             task.cancel()
