@@ -7,6 +7,10 @@
 struct LoadFlight: Sendable {
     /// The number of the operation; only the current one may be applied.
     let generation: UInt64
+    /// The resource whose value the operation makes the content, when it replaces
+    /// the content; `nil` for a refresh or a next page. Only a load of the same
+    /// resource joins it.
+    let identity: ResourceIdentity?
     /// Cancels the fetch.
     let cancel: @Sendable () -> Void
     /// Waits for the fetch and applies its outcome if it is still current. With

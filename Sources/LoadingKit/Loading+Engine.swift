@@ -34,6 +34,8 @@ extension Loading {
     ///
     /// - Parameters:
     ///   - activity: What the state shows while the operation is in flight.
+    ///   - identity: The resource whose value replaces the content, if it does.
+    ///   - start: Changes the state as the operation starts, with the activity.
     ///   - fetch: The network work, cancelled through the lease it is given; it must
     ///     not hold the loader.
     ///   - apply: Applies the fetched value; what it throws fails the operation.
@@ -41,6 +43,8 @@ extension Loading {
     /// - Returns: The operation in flight.
     func perform<Fetched: Sendable>(
         _ activity: LoadingActivity,
+        identity: ResourceIdentity? = nil,
+        start: (inout LoadingState<ResourceType>) -> Void = { _ in },
         fetch: @escaping @Sendable (FetchLease) async throws -> Fetched,
         apply: @escaping @MainActor (Self, Fetched) throws -> Void,
         recordFailure: (@MainActor (Self, LoadingError) -> Void)? = nil
@@ -48,8 +52,10 @@ extension Loading {
         let runtime = loadingRuntime
         let generation = runtime.begin()
         updateLoadingState { state in
+            start(&state)
             state.activity = activity
             state.progress = nil
+            state.wasCancelled = false
         }
         let relay = ProgressRelay { [weak self] fraction in
             guard let self, self.loadingRuntime.isCurrent(generation) else { return }
@@ -68,19 +74,33 @@ extension Loading {
             }
         }
         lease.bind { fetchTask.cancel() }
-        let flight = LoadFlight(generation: generation) {
+        weak let awaited = runtime
+        let flight = LoadFlight(generation: generation, identity: identity) {
             lease.cancel()
         } finish: { [weak self] propagatingCancellation in
-            let outcome =
-                propagatingCancellation
-                ? await withTaskCancellationHandler {
+            let outcome: Result<Fetched, any Error>
+            if propagatingCancellation {
+                // Marking the operation before cancelling the fetch makes a value that
+                // arrives anyway unappliable, whatever the timing.
+                outcome = await withTaskCancellationHandler {
                     await fetchTask.value
                 } onCancel: {
+                    awaited?.cancelAwaited(generation)
                     lease.cancel()
                 }
-                : await fetchTask.value
-            guard let self, self.loadingRuntime.end(generation) else { return }
-            self.complete(with: outcome, apply: apply, recordFailure: recordFailure)
+                if Task.isCancelled {
+                    awaited?.cancelAwaited(generation)
+                }
+            } else {
+                outcome = await fetchTask.value
+            }
+            guard let self else { return }
+            switch self.loadingRuntime.end(generation) {
+            case .over: return
+            case .cancelled: self.recordCancellation()
+            case .current:
+                self.complete(with: outcome, apply: apply, recordFailure: recordFailure)
+            }
         }
         runtime.attach(flight)
         return flight
@@ -95,10 +115,7 @@ extension Loading {
             try apply(self, try outcome.get())
         } catch {
             guard let failure = LoadingError(error) else {
-                updateLoadingState { state in
-                    state.activity = .idle
-                    state.progress = nil
-                }
+                recordCancellation()
                 return
             }
             recordFailure?(self, failure)
@@ -113,6 +130,17 @@ extension Loading {
             }
             loadDidFail(failure)
         }
+    }
+
+    /// Records that the load in flight ended cancelled and tells
+    /// ``loadWasCancelled()``.
+    func recordCancellation() {
+        updateLoadingState { state in
+            state.activity = .idle
+            state.progress = nil
+            state.wasCancelled = true
+        }
+        loadWasCancelled()
     }
 
     /// Validates `value`, configures it and records it as the content, which it

@@ -12,8 +12,14 @@ extension Loading {
     /// ```
     ///
     /// A newer load supersedes this one: its response is then never applied. With
-    /// ``LoadPolicy/ifNeeded`` a load already in flight is joined rather than repeated.
-    /// Cancelling the calling task cancels the load.
+    /// ``LoadPolicy/ifNeeded`` a load of the same resource (the same
+    /// ``Resource/identity``) already in flight is joined rather than repeated, and
+    /// fresh content of the same resource is kept. A resource of another identity is
+    /// always loaded: the content, error and load time of the previous resource are
+    /// cleared as it starts, and the loading placeholder shows until it arrives — the
+    /// state never presents one resource's value as another's. Cancelling the calling
+    /// task cancels the load: ``configure(value:)`` is then not called, whenever the
+    /// response arrives, and the state records ``LoadingState/wasCancelled``.
     ///
     /// - Parameters:
     ///   - resource: What to load.
@@ -48,14 +54,12 @@ extension Loading {
     }
 
     /// Cancels the load in flight. The state returns to what it was before the load
-    /// started — content, error and all — with nothing in flight; cancellation is not
-    /// recorded as an error and ``loadDidFail(_:)`` is not called.
+    /// started — content, error and all, unless a load of another resource cleared
+    /// them — with nothing in flight and ``LoadingState/wasCancelled`` set;
+    /// ``loadWasCancelled()`` is called, ``loadDidFail(_:)`` is not.
     public func cancelLoading() {
         guard loadingRuntime.cancel() else { return }
-        updateLoadingState { state in
-            state.activity = .idle
-            state.progress = nil
-        }
+        recordCancellation()
     }
 
     /// Loads ``resource``, or else the resource loaded last, as `policy` says;
@@ -106,18 +110,22 @@ extension Loading {
         return task
     }
 
-    /// What `policy` makes of the current state: `.skipped` or `.joined` when no new
-    /// load is needed, `nil` when one must start.
-    func existingLoad(for policy: LoadPolicy) -> LoadStart? {
+    /// What `policy` makes of the current state for a load of `identity`: `.skipped`
+    /// or `.joined` when no new load is needed, `nil` when one must start. Only a load
+    /// of the same resource is joined or found current.
+    func existingLoad(for policy: LoadPolicy, of identity: ResourceIdentity?) -> LoadStart? {
         guard policy.kind == .ifNeeded else { return nil }
-        if let inFlight = loadingRuntime.currentFlight {
-            return .joined(inFlight)
+        let runtime = loadingRuntime
+        if let inFlight = runtime.currentFlight {
+            return inFlight.identity == identity ? .joined(inFlight) : nil
         }
+        guard runtime.stateIdentity == identity else { return nil }
         return isCurrent ? .skipped : nil
     }
 
     /// Whether ``LoadPolicy/ifNeeded`` finds nothing to do: the content is fresh, or
-    /// the last load failed less than ``failureRetryInterval`` ago.
+    /// the last load failed less than ``failureRetryInterval`` ago. Freshness is
+    /// ``maxAge`` when set, else what the content's response said.
     private var isCurrent: Bool {
         let state = loadingState
         let now = loadingClock.now
@@ -125,8 +133,16 @@ extension Loading {
             guard let failedAt = state.failedAt else { return false }
             return failedAt.duration(to: now) < failureRetryInterval
         }
-        guard let maxAge, let loadedAt = state.loadedAt else { return true }
-        return loadedAt.duration(to: now) < maxAge
+        guard let loadedAt = state.loadedAt else { return true }
+        let age = loadedAt.duration(to: now)
+        if let maxAge {
+            return age < maxAge
+        }
+        let directives = loadingRuntime.contentDirectives
+        if directives?.requiresRevalidation == true {
+            return false
+        }
+        return directives?.freshnessLifetime.map { age < $0 } ?? true
     }
 
     /// The activity a new load under `policy` shows.
@@ -140,11 +156,11 @@ extension Loading {
 
     fileprivate func begin(_ resource: Resource<ResourceType>, policy: LoadPolicy) -> LoadStart {
         loadingRuntime.lastResource = resource
-        return beginLoad(resource, policy: policy) { loader, fetched in
+        return beginLoad(resource, as: resource.identity, policy: policy) { loader, fetched in
             try loader.apply(fetched) { (value) throws(LoadingError) in
                 try loader.applyLoaded(value)
             }
-        }
+        }.start
     }
 
     /// Applies `fetched` with `apply`, unless it is a `304` to the validators the
@@ -157,30 +173,49 @@ extension Loading {
         if fetched.isNotModified, loadingState.content != nil,
             fetched.validators == runtime.contentValidators
         {
+            runtime.contentDirectives = fetched.cacheDirectives
             markLoaded()
             return
         }
         try apply(fetched.value)
         runtime.contentValidators = fetched.validators
+        runtime.contentDirectives = fetched.cacheDirectives
     }
 
-    /// Starts loading `resource` as `policy` says, unless the policy skips it or joins
-    /// a load in flight, and hands what was fetched to `apply`.
+    /// Starts loading `resource`, whose value becomes the content of `identity`, as
+    /// `policy` says — unless the policy skips it or joins a load in flight — and hands
+    /// what was fetched to `apply`. Returns whether a new load started for another
+    /// resource than the state's, whose content it cleared.
     func beginLoad<Value: Sendable>(
         _ resource: Resource<Value>,
+        as identity: ResourceIdentity,
         policy: LoadPolicy,
         apply: @escaping @MainActor (Self, Fetched<Value>) throws -> Void
-    ) -> LoadStart {
-        if let existing = existingLoad(for: policy) {
-            return existing
+    ) -> (start: LoadStart, switched: Bool) {
+        if let existing = existingLoad(for: policy, of: identity) {
+            return (existing, false)
+        }
+        let runtime = loadingRuntime
+        let previous = runtime.stateIdentity
+        runtime.stateIdentity = identity
+        let switched = previous != nil && previous != identity
+        if switched {
+            runtime.contentValidators = nil
+            runtime.contentDirectives = nil
+            runtime.identities = nil
         }
         let request = policy.ignoresCache ? resource.ignoringCache() : resource
         let webservice = self.webservice
-        let flight = perform(activity(for: policy)) { lease in
+        let flight = perform(switched ? .loading : activity(for: policy), identity: identity) {
+            state in
+            if switched {
+                state.clearForAnotherResource()
+            }
+        } fetch: { lease in
             try await webservice.fetch(request, lease: lease)
         } apply: { loader, fetched in
             try apply(loader, fetched)
         }
-        return .started(flight)
+        return (.started(flight), switched)
     }
 }

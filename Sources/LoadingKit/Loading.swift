@@ -68,6 +68,12 @@ public protocol Loading: AnyObject, Sendable {
     /// Default: does nothing.
     func loadDidFail(_ error: LoadingError)
 
+    /// Called once for every load that was cancelled — by ``cancelLoading()``, by
+    /// cancelling the task awaiting it, or by cancelling its ``LoadTask`` — after the
+    /// state recorded it in ``LoadingState/wasCancelled``. A load superseded by a newer
+    /// one is not reported. Default: does nothing.
+    func loadWasCancelled()
+
     /// Called after a refresh or a page changed the content, right after
     /// ``configure(value:)``, with what changed: the rows to insert or append, or a
     /// replacement. Default: does nothing.
@@ -78,7 +84,9 @@ public protocol Loading: AnyObject, Sendable {
 
     /// How long loaded content stays fresh for ``LoadPolicy/ifNeeded``: older content
     /// is reloaded in the background while it stays shown (stale-while-revalidate).
-    /// Default: `nil`, fresh for ever.
+    /// Default: `nil`, so the response's own `Cache-Control` (`max-age` less `Age`,
+    /// `no-cache`) or `Expires` decides, and content whose response says nothing is
+    /// fresh until reloaded. When set, it wins over the response.
     var maxAge: Duration? { get }
 
     /// How long after a failure ``LoadPolicy/ifNeeded`` waits before loading again.
@@ -117,12 +125,15 @@ extension Loading {
     public func loadDidFail(_ error: LoadingError) {}
 
     /// Does nothing.
+    public func loadWasCancelled() {}
+
+    /// Does nothing.
     public func didApply(_ change: ContentChange) {}
 
     /// `false`.
     public var cancelsLoadingOnDisappear: Bool { false }
 
-    /// `nil`: content stays fresh.
+    /// `nil`: the response's cache directives decide.
     public var maxAge: Duration? { nil }
 
     /// `.zero`.

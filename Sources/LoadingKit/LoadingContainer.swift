@@ -98,7 +98,7 @@ public final class LoadingContainer<Value: Sendable, Content>: Loading {
     }
 
     private func start(_ policy: LoadPolicy) -> LoadStart {
-        if let existing = existingLoad(for: policy) {
+        if let existing = existingLoad(for: policy, of: nil) {
             return existing
         }
         let operation = self.operation

@@ -1,7 +1,8 @@
 import LoadingKitNetworking
 
 /// The bookkeeping behind one loader's state: which operation is current, its flight,
-/// the last resource, and the observers of `states`.
+/// the last resource, which resource the state belongs to, and the observers of
+/// `states`.
 ///
 /// Only the loader's own stored state holds it, and no flight does, so when the
 /// loader is released the runtime goes too and cancels whatever is in flight.
@@ -9,9 +10,13 @@ final class LoadingRuntime<Value: Sendable>: Sendable {
     private struct State {
         var generation: UInt64 = 0
         var flight: LoadFlight?
+        /// Whether the current flight's awaiting task was cancelled.
+        var flightCancelled = false
         var lastResource: Resource<Value>?
+        var stateIdentity: ResourceIdentity?
         var identities: (any Sendable)?
         var contentValidators: Validators?
+        var contentDirectives: CacheDirectives?
         var nextObserverID = 0
         var observers: [Int: AsyncStream<LoadingState<Value>>.Continuation] = [:]
     }
@@ -32,6 +37,7 @@ final class LoadingRuntime<Value: Sendable>: Sendable {
     func begin() -> UInt64 {
         let (generation, previous) = state.withLock { state in
             state.generation += 1
+            state.flightCancelled = false
             defer { state.flight = nil }
             return (state.generation, state.flight)
         }
@@ -56,15 +62,35 @@ final class LoadingRuntime<Value: Sendable>: Sendable {
         state.withLock { $0.generation == generation }
     }
 
-    /// Ends operation `generation`; returns whether it was current and not ended
-    /// yet, so that its outcome is applied exactly once.
-    func end(_ generation: UInt64) -> Bool {
+    /// How an operation ended, for whoever waited for it.
+    enum Ending {
+        /// It is current and its outcome is to be applied.
+        case current
+        /// It is current, but the task awaiting it was cancelled: report that.
+        case cancelled
+        /// A newer operation, a cancellation or another waiter ended it already.
+        case over
+    }
+
+    /// Ends operation `generation`, so that its outcome is applied or its
+    /// cancellation reported exactly once.
+    func end(_ generation: UInt64) -> Ending {
         state.withLock { state in
             guard state.generation == generation, state.flight?.generation == generation else {
-                return false
+                return .over
             }
             state.flight = nil
-            return true
+            return state.flightCancelled ? .cancelled : .current
+        }
+    }
+
+    /// Records that the task awaiting operation `generation` was cancelled, so that its
+    /// outcome is never applied, whenever it arrives.
+    func cancelAwaited(_ generation: UInt64) {
+        state.withLock { state in
+            if state.generation == generation {
+                state.flightCancelled = true
+            }
         }
     }
 
@@ -97,10 +123,23 @@ final class LoadingRuntime<Value: Sendable>: Sendable {
         set { state.withLock { $0.identities = newValue } }
     }
 
+    /// The resource the state's content, error and times belong to: the one last
+    /// started by a load or a first page.
+    var stateIdentity: ResourceIdentity? {
+        get { state.withLock { $0.stateIdentity } }
+        set { state.withLock { $0.stateIdentity = newValue } }
+    }
+
     /// The validators the content came with, when a plain load applied it.
     var contentValidators: Validators? {
         get { state.withLock { $0.contentValidators } }
         set { state.withLock { $0.contentValidators = newValue } }
+    }
+
+    /// What the response of the content said about its freshness.
+    var contentDirectives: CacheDirectives? {
+        get { state.withLock { $0.contentDirectives } }
+        set { state.withLock { $0.contentDirectives = newValue } }
     }
 
     /// Removes and returns the identifiers, leaving `nil`.

@@ -33,6 +33,11 @@ public struct LoadingState<Value: Sendable>: Sendable {
     /// How much of the response in flight has arrived, from 0 to 1, when the
     /// transport reports it.
     public internal(set) var progress: Double?
+    /// Whether the last load ended because it was cancelled — by
+    /// ``Loading/cancelLoading()``, by cancelling the task awaiting it, or by
+    /// cancelling its ``LoadTask`` — rather than with a value or an error; `false`
+    /// again once another load starts. Cancellation is never recorded as an error.
+    public internal(set) var wasCancelled: Bool
 
     /// The bookkeeping of the loader that owns this state; never part of a copy
     /// handed out.
@@ -47,6 +52,7 @@ public struct LoadingState<Value: Sendable>: Sendable {
         loadedAt = nil
         failedAt = nil
         progress = nil
+        wasCancelled = false
         runtime = nil
     }
 
@@ -55,6 +61,16 @@ public struct LoadingState<Value: Sendable>: Sendable {
 
     /// Whether anything is in flight.
     public var isLoading: Bool { activity != .idle }
+
+    /// Forgets what belonged to the previous resource — content, emptiness, error and
+    /// times — as a load of another resource starts.
+    mutating func clearForAnotherResource() {
+        content = nil
+        isEmpty = false
+        error = nil
+        loadedAt = nil
+        failedAt = nil
+    }
 
     /// This state without the owner's bookkeeping: what hooks and observers receive.
     var detached: LoadingState {
@@ -101,5 +117,6 @@ extension LoadingState: Equatable where Value: Equatable {
         lhs.content == rhs.content && lhs.activity == rhs.activity && lhs.error == rhs.error
             && lhs.isEmpty == rhs.isEmpty && lhs.loadedAt == rhs.loadedAt
             && lhs.failedAt == rhs.failedAt && lhs.progress == rhs.progress
+            && lhs.wasCancelled == rhs.wasCancelled
     }
 }

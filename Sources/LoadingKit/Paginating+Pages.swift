@@ -80,12 +80,19 @@ extension Paginating {
 extension Paginating {
     private func beginFirstPage(policy: LoadPolicy) -> LoadStart {
         let resource = self.resource(forPage: nil)
-        loadingRuntime.lastResource = resource.map { ResourceType($0.items) }
-        return beginLoad(resource, policy: policy) { loader, fetched in
+        let list = resource.map(identifiedBy: "items") { ResourceType($0.items) }
+        loadingRuntime.lastResource = list
+        let (start, switched) = beginLoad(resource, as: list.identity, policy: policy) {
+            loader,
+            fetched in
             try loader.apply(fetched) { (page) throws(LoadingError) in
                 try loader.applyFirstPage(page)
             }
         }
+        if switched {
+            pagination = PaginationState()
+        }
+        return start
     }
 
     private func beginNextPage() -> LoadStart {

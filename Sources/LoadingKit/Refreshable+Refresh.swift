@@ -89,14 +89,12 @@ extension Refreshable {
     private func beginFirstLoad() -> LoadStart {
         let resource = refreshResource(newerThan: nil)
         loadingRuntime.lastResource = resource
-        let webservice = self.webservice
-        let flight = perform(.loading) { lease in
-            try await webservice.fetch(resource, lease: lease).value
-        } apply: { loader, value in
-            try loader.applyLoaded(value)
+        return beginLoad(resource, as: resource.identity, policy: .force) { loader, fetched in
+            try loader.apply(fetched) { (value) throws(LoadingError) in
+                try loader.applyLoaded(value)
+            }
             loader.didApply(.replaced)
-        }
-        return .started(flight)
+        }.start
     }
 
     private func refreshStep(

@@ -28,7 +28,7 @@ extension Resource {
     ///   - firstPage: The number of the first page; 1 by default.
     ///   - pageParameter: The query item of the page number.
     ///   - sizeParameter: The query item of the page size; `nil` to send none.
-    ///   - decoder: The decoder of the items.
+    ///   - decoder: The decoder of the items; `nil` for a default `JSONDecoder`.
     public static func pageNumber<Item: Decodable & Sendable>(
         url: URL,
         page: Int?,
@@ -36,7 +36,7 @@ extension Resource {
         firstPage: Int = 1,
         pageParameter: String = "page",
         sizeParameter: String? = "per_page",
-        decoder: JSONDecoder = JSONDecoder()
+        decoder: JSONDecoder? = nil
     ) -> Resource<Page<Item, Int>> where A == Page<Item, Int> {
         let number = page ?? firstPage
         let served = (number - firstPage + 1) * size
@@ -45,7 +45,8 @@ extension Resource {
             query: [(pageParameter, number), (sizeParameter, size)],
             size: size,
             served: served,
-            decoder: decoder
+            decoder: decoder,
+            identifiedBy: "pageNumber(\(number), size: \(size), first: \(firstPage))"
         ) { _ in number + 1 }
     }
 
@@ -62,14 +63,14 @@ extension Resource {
     ///   - limit: How many items a page holds.
     ///   - offsetParameter: The query item of the offset.
     ///   - limitParameter: The query item of the limit.
-    ///   - decoder: The decoder of the items.
+    ///   - decoder: The decoder of the items; `nil` for a default `JSONDecoder`.
     public static func offset<Item: Decodable & Sendable>(
         url: URL,
         offset: Int?,
         limit: Int,
         offsetParameter: String = "offset",
         limitParameter: String = "limit",
-        decoder: JSONDecoder = JSONDecoder()
+        decoder: JSONDecoder? = nil
     ) -> Resource<Page<Item, Int>> where A == Page<Item, Int> {
         let start = offset ?? 0
         return .counted(
@@ -77,7 +78,8 @@ extension Resource {
             query: [(offsetParameter, start), (limitParameter, limit)],
             size: limit,
             served: start + limit,
-            decoder: decoder
+            decoder: decoder,
+            identifiedBy: "offset(\(start), limit: \(limit))"
         ) { count in start + count }
     }
 
@@ -86,13 +88,14 @@ extension Resource {
         query: [(String?, Int)],
         size: Int,
         served: Int,
-        decoder: JSONDecoder,
+        decoder: JSONDecoder?,
+        identifiedBy key: String,
         next: @escaping @Sendable (Int) -> Int
     ) -> Resource<Page<Item, Int>> where A == Page<Item, Int> {
         let items = query.compactMap { name, value in
             name.map { URLQueryItem(name: $0, value: String(value)) }
         }
-        return Resource<[Item]>(url: url, query: items, decoder: decoder).mapPage {
+        return Resource<[Item]>(url: url, query: items, decoder: decoder).mapPage(key) {
             items,
             response in
             let total = response.value(forHTTPHeaderField: "X-Total-Count").flatMap { Int($0) }
@@ -110,14 +113,16 @@ extension Resource {
     ///         items: \.members, next: { $0.response_metadata?.next_cursor })
     /// ```
     ///
-    /// There is no next page when the cursor is missing, `null` or empty.
+    /// There is no next page when the cursor is missing, `null` or empty. The
+    /// closures have no identity, so each page resource is unique; add
+    /// ``Resource/identified(by:)`` to let equal pages share stored values and requests.
     ///
     /// - Parameters:
     ///   - url: The list's URL.
     ///   - cursor: The cursor of the page to load; `nil` for the first page.
     ///   - parameter: The query item that carries the cursor.
     ///   - envelope: The type of the response body.
-    ///   - decoder: The decoder of the body.
+    ///   - decoder: The decoder of the body; `nil` for a default `JSONDecoder`.
     ///   - items: The items of a body.
     ///   - next: The next cursor of a body.
     public static func cursor<Item: Sendable, Envelope: Decodable & SendableMetatype>(
@@ -125,7 +130,7 @@ extension Resource {
         cursor: String?,
         parameter: String = "cursor",
         envelope: Envelope.Type,
-        decoder: JSONDecoder = JSONDecoder(),
+        decoder: JSONDecoder? = nil,
         items: @escaping @Sendable (Envelope) -> [Item],
         next: @escaping @Sendable (Envelope) -> PageCursor?
     ) -> Resource<Page<Item, String>> where A == Page<Item, String> {
@@ -142,12 +147,15 @@ extension Resource {
     ///                items: \.data, hasMore: \.hasMore, cursor: \.id)
     /// ```
     ///
+    /// The closures have no identity, so each page resource is unique; add
+    /// ``Resource/identified(by:)`` to let equal pages share stored values and requests.
+    ///
     /// - Parameters:
     ///   - url: The list's URL.
     ///   - after: The identifier the page starts after; `nil` for the first page.
     ///   - parameter: The query item that carries it.
     ///   - envelope: The type of the response body.
-    ///   - decoder: The decoder of the body.
+    ///   - decoder: The decoder of the body; `nil` for a default `JSONDecoder`.
     ///   - items: The items of a body.
     ///   - hasMore: Whether a body says more items follow.
     ///   - cursor: The identifier of an item.
@@ -156,7 +164,7 @@ extension Resource {
         after: String?,
         parameter: String = "starting_after",
         envelope: Envelope.Type,
-        decoder: JSONDecoder = JSONDecoder(),
+        decoder: JSONDecoder? = nil,
         items: @escaping @Sendable (Envelope) -> [Item],
         hasMore: @escaping @Sendable (Envelope) -> Bool,
         cursor: @escaping @Sendable (Item) -> String
@@ -180,13 +188,15 @@ extension Resource {
     /// - Parameters:
     ///   - url: The page to load: the first page's URL, then each `next` target.
     ///   - allowsCrossOrigin: Whether a `next` on another origin is followed.
-    ///   - decoder: The decoder of the items.
+    ///   - decoder: The decoder of the items; `nil` for a default `JSONDecoder`.
     public static func linked<Item: Decodable & Sendable>(
         url: URL,
         allowsCrossOrigin: Bool = false,
-        decoder: JSONDecoder = JSONDecoder()
+        decoder: JSONDecoder? = nil
     ) -> Resource<Page<Item, URL>> where A == Page<Item, URL> {
-        Resource<[Item]>(url: url, decoder: decoder).mapPage { _, response in
+        Resource<[Item]>(url: url, decoder: decoder).mapPage(
+            "linked(crossOrigin: \(allowsCrossOrigin))"
+        ) { _, response in
             guard let next = LinkHeader(response: response).next else { return nil }
             guard allowsCrossOrigin || next.hasSameOrigin(as: response.url ?? url) else {
                 return nil
@@ -203,7 +213,7 @@ extension Resource {
         url: URL,
         parameter: String,
         value: String?,
-        decoder: JSONDecoder,
+        decoder: JSONDecoder?,
         page: @escaping @Sendable (Envelope) -> Page<Item, String>
     ) -> Resource<Page<Item, String>> where A == Page<Item, String> {
         let query = value.map { [URLQueryItem(name: parameter, value: $0)] } ?? []
@@ -211,14 +221,17 @@ extension Resource {
     }
 
     /// A resource of a page whose items are this resource's array and whose next
-    /// cursor `next` derives from the items and the response.
+    /// cursor `next` derives from the items and the response; `key` names `next` in
+    /// the resource's identity.
     fileprivate func mapPage<Item: Sendable, Cursor: Sendable>(
+        _ key: String,
         _ next: @escaping @Sendable ([Item], HTTPURLResponse) -> Cursor?
     ) -> Resource<Page<Item, Cursor>> where A == [Item] {
         let parse = self.parse
         return Resource<Page<Item, Cursor>>(
             request: request,
-            acceptableStatusCodes: acceptableStatusCodes
+            acceptableStatusCodes: acceptableStatusCodes,
+            parseIdentity: parseIdentity.appending(.named(key))
         ) { data, response in
             let items = try parse(data, response)
             return Page(items: items, next: next(items, response))

@@ -1,9 +1,26 @@
-/// Shares one operation among identical concurrent callers, with reference-counted
-/// cancellation: the operation is cancelled only when every caller has cancelled.
+/// Shares one operation among concurrent callers of the same resource, with
+/// reference-counted cancellation: the operation is cancelled only when every caller
+/// has cancelled.
+///
+/// Why no flight is ever left without a runner:
+/// - A flight enters the table in one locked step together with the promise of a
+///   runner. A leader (a caller that runs the operation in its own task) checks and
+///   intercepts its lease inside that step, with the lease's lock nested in this one:
+///   a cancellation of the lease either comes first — then nothing is registered — or
+///   finds the interceptor, which removes the leader under this lock. Any other
+///   starter launches its runner task right after the step, before it can leave.
+/// - A registered runner runs the operation to its end, then finishes the flight for
+///   every caller still in it. A caller that leaves is removed; the last one to leave
+///   removes the flight and cancels its runner.
+/// - So every flight in the table has a runner that will finish it, or none of its
+///   callers is left. Lock order: this lock, then a lease's; a lease calls its
+///   interceptor after releasing its own lock.
 final class Coalescer: Sendable {
+    /// What makes two loads the same load: the resource, and whether it bypasses the
+    /// stored validators.
     struct Key: Hashable, Sendable {
-        let request: RequestKey
-        let type: ObjectIdentifier
+        let identity: ResourceIdentity
+        let ignoresCache: Bool
     }
 
     private struct Flight {
@@ -24,6 +41,17 @@ final class Coalescer: Sendable {
     }
 
     private let state = Locked(State())
+    /// Runs between a leader's registration and its operation; tests use it to inject
+    /// cancellations and joins there.
+    private let leaderRegistered: (@Sendable () async -> Void)?
+
+    /// Creates a coalescer.
+    ///
+    /// - Parameter leaderRegistered: Runs between a leader's registration and its
+    ///   operation, for tests.
+    init(leaderRegistered: (@Sendable () async -> Void)? = nil) {
+        self.leaderRegistered = leaderRegistered
+    }
 
     /// Runs `operation`, or joins an identical one in flight under `key`; returns its
     /// outcome, or `nil` when the calling task was cancelled.
@@ -89,30 +117,43 @@ final class Coalescer: Sendable {
         lease: FetchLease,
         operation: @escaping @Sendable () async -> T
     ) async -> T? {
-        let leader: (caller: Int, flightID: Int)? = state.withLock { state in
-            guard state.flights[key] == nil else { return nil }
+        let role: LeaseRole = state.withLock { state in
+            guard state.flights[key] == nil else { return .joins }
             let caller = state.nextID
-            var flight = Flight(id: caller + 1)
+            let flightID = caller + 1
             state.nextID += 2
+            let stillWanted = lease.intercept { [self] in
+                leaderLeaves(key, flightID, caller)
+            }
+            guard stillWanted else { return .cancelled }
+            var flight = Flight(id: flightID)
             flight.callers.insert(caller)
             flight.cancel = { lease.cancelTask() }
             state.flights[key] = flight
-            return (caller, flight.id)
+            return .leads(caller: caller, flightID: flightID)
         }
-        guard let leader else {
-            return await run(key, operation: operation)
-        }
-        let stillWanted = lease.intercept { [self] in
-            leaderLeaves(key, leader.flightID, leader.caller)
-        }
-        guard stillWanted else {
-            _ = leaderLeaves(key, leader.flightID, leader.caller)
+        switch role {
+        case .cancelled:
             return nil
+        case .joins:
+            return await run(key, operation: operation)
+        case .leads(let caller, let flightID):
+            await leaderRegistered?()
+            let value = await operation()
+            lease.endInterception()
+            finish(key, flightID, with: value, leader: caller)
+            return value
         }
-        let value = await operation()
-        lease.endInterception()
-        finish(key, leader.flightID, with: value, leader: leader.caller)
-        return value
+    }
+
+    /// What a caller with a lease does.
+    private enum LeaseRole {
+        /// Its lease was cancelled before it could lead.
+        case cancelled
+        /// An identical operation is in flight.
+        case joins
+        /// It leads a new flight.
+        case leads(caller: Int, flightID: Int)
     }
 
     /// Removes a leading caller; returns whether nobody else waits, so that its

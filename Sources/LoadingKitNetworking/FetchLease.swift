@@ -51,7 +51,8 @@ package final class FetchLease: Sendable {
     }
 
     /// Installs `interceptor` while the leaseholder leads a shared request; returns
-    /// `false` when the lease is cancelled already.
+    /// `false` when the lease is cancelled already. Called under the coalescer's lock,
+    /// so it takes only its own.
     func intercept(with interceptor: @escaping @Sendable () -> Bool) -> Bool {
         state.withLock { state in
             guard !state.isCancelled else { return false }

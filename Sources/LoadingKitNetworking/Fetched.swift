@@ -12,12 +12,26 @@ public struct Fetched<A> {
     public let validators: Validators?
     /// Whether the server answered `304 Not Modified` to the stored validators.
     public let isNotModified: Bool
+    /// What the response said about storing the value and how long it stays fresh.
+    public let cacheDirectives: CacheDirectives
 
     /// Creates a fetched value.
-    public init(value: A, validators: Validators?, isNotModified: Bool) {
+    ///
+    /// - Parameters:
+    ///   - value: The value.
+    ///   - validators: The `ETag` and `Last-Modified` it came with.
+    ///   - isNotModified: Whether it is the stored value, confirmed by a `304`.
+    ///   - cacheDirectives: What the response said about storing and freshness.
+    public init(
+        value: A,
+        validators: Validators?,
+        isNotModified: Bool,
+        cacheDirectives: CacheDirectives = CacheDirectives()
+    ) {
         self.value = value
         self.validators = validators
         self.isNotModified = isNotModified
+        self.cacheDirectives = cacheDirectives
     }
 }
 

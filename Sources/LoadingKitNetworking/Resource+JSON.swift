@@ -19,19 +19,22 @@ extension Resource where A: Decodable & SendableMetatype {
     ///   - method: The HTTP method; `GET` by default.
     ///   - query: Query items appended to the URL.
     ///   - headers: Header fields of the request.
-    ///   - decoder: The decoder of the response body.
+    ///   - decoder: The decoder of the response body; `nil` for a default
+    ///     `JSONDecoder`. The resource's identity names the decoder instance, so pass
+    ///     the same instance (a `static let`) wherever the same resource is meant.
     public init(
         url: URL,
         method: HTTPMethod = .get,
         query: [URLQueryItem] = [],
         headers: [String: String] = [:],
-        decoder: JSONDecoder = JSONDecoder()
+        decoder: JSONDecoder? = nil
     ) {
         var request = URLRequest(url: url)
         request.httpMethod = method.rawValue
         request.setValue("application/json", forHTTPHeaderField: "Accept")
-        self.init(request: request) { data, _ in
-            try decoder.decode(A.self, from: data)
+        let decoding = decoder ?? JSONDecoder()
+        self.init(request: request, parseIdentity: .json(decoder)) { data, _ in
+            try decoding.decode(A.self, from: data)
         }
         self = self.query(query).headers(headers)
     }
@@ -49,7 +52,8 @@ extension Resource where A: Decodable & SendableMetatype {
     ///   - query: Query items appended to the URL.
     ///   - headers: Header fields of the request.
     ///   - encoder: The encoder of the body.
-    ///   - decoder: The decoder of the response body.
+    ///   - decoder: The decoder of the response body; `nil` for a default
+    ///     `JSONDecoder`.
     /// - Throws: `EncodingError` when `body` cannot be encoded.
     public init<Body: Encodable>(
         url: URL,
@@ -58,7 +62,7 @@ extension Resource where A: Decodable & SendableMetatype {
         query: [URLQueryItem] = [],
         headers: [String: String] = [:],
         encoder: JSONEncoder = JSONEncoder(),
-        decoder: JSONDecoder = JSONDecoder()
+        decoder: JSONDecoder? = nil
     ) throws {
         self.init(url: url, method: method, query: query, headers: headers, decoder: decoder)
         request.httpBody = try encoder.encode(body)

@@ -22,7 +22,8 @@ import Foundation
 /// ```
 ///
 /// A resource is a value: the modifiers (`header(_:_:)`, `timeout(_:)`,
-/// `ignoringCache()`, `map(_:)` …) return changed copies.
+/// `ignoringCache()`, `map(_:)` …) return changed copies. Its ``identity`` says which
+/// resources are the same: only those share stored values and requests.
 public struct Resource<A>: Sendable {
     /// The request to send.
     public var request: URLRequest
@@ -39,7 +40,17 @@ public struct Resource<A>: Sendable {
     /// main actor, in the task that performed the request.
     public let parse: @Sendable (Data, HTTPURLResponse) throws -> A
 
+    /// What names ``parse`` in the resource's identity.
+    package let parseIdentity: ParseIdentity
+
+    /// The header fields, lowercased, that the identity leaves out.
+    package private(set) var headersOutsideIdentity: Set<String> = []
+
     /// Creates a resource from a request and a parse function.
+    ///
+    /// A closure has no identity, so the resource's parse is unique to it: it shares
+    /// stored values and requests only with its own copies. Name the parse with
+    /// ``identified(by:)`` to share them with other resources that parse alike.
     ///
     /// - Parameters:
     ///   - request: The request to send.
@@ -51,11 +62,32 @@ public struct Resource<A>: Sendable {
         acceptableStatusCodes: IndexSet = Resource.successStatusCodes,
         parse: @escaping @Sendable (Data, HTTPURLResponse) throws -> A
     ) {
+        self.init(
+            request: request,
+            acceptableStatusCodes: acceptableStatusCodes,
+            parseIdentity: .unique,
+            parse: parse
+        )
+    }
+
+    /// Creates a resource whose parse has the given identity.
+    package init(
+        request: URLRequest,
+        acceptableStatusCodes: IndexSet = Resource.successStatusCodes,
+        parseIdentity: ParseIdentity,
+        parse: @escaping @Sendable (Data, HTTPURLResponse) throws -> A
+    ) {
         self.request = request
         self.acceptableStatusCodes = acceptableStatusCodes
         self.ignoresCache = false
+        self.parseIdentity = parseIdentity
         self.parse = parse
     }
+
+    /// What makes this resource the same as another: method, URL, header fields,
+    /// body, acceptable status codes, value type and parse. See ``ResourceIdentity``
+    /// for the rule.
+    public var identity: ResourceIdentity { ResourceIdentity(of: self) }
 
     /// The status codes accepted by default: `200..<300`.
     public static var successStatusCodes: IndexSet { IndexSet(integersIn: 200..<300) }
@@ -71,16 +103,52 @@ public struct Resource<A>: Sendable {
     /// let titles = Post.all.map { posts in posts.map(\.title) }
     /// ```
     ///
-    /// Whatever `transform` throws ends the load as ``WebserviceError/decoding(_:)``.
+    /// A closure has no identity, so the mapped resource is unique: it shares stored
+    /// values and requests only with its own copies. Use ``map(identifiedBy:_:)`` to
+    /// share them with every resource mapped alike.
+    ///
+    /// - Parameter transform: Turns this resource's value into the new one; whatever it
+    ///   throws ends the load as ``WebserviceError/decoding(_:)``.
+    /// - Returns: The mapped resource.
     public func map<B>(_ transform: @escaping @Sendable (A) throws -> B) -> Resource<B> {
+        mapped(by: .uniqueStep, transform)
+    }
+
+    /// A resource whose value is `transform` applied to this one's, named `key` so that
+    /// every resource mapped from the same resource with the same key is the same
+    /// resource.
+    ///
+    /// ```swift
+    /// let newest = Post.all.map(identifiedBy: "newest") { Array($0.prefix(1)) }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - key: Names the transform: give the same key only to transforms that make
+    ///     the same value from the same input.
+    ///   - transform: Turns this resource's value into the new one; whatever it
+    ///     throws ends the load as ``WebserviceError/decoding(_:)``.
+    /// - Returns: The mapped resource.
+    public func map<B>(
+        identifiedBy key: String,
+        _ transform: @escaping @Sendable (A) throws -> B
+    ) -> Resource<B> {
+        mapped(by: .named(key), transform)
+    }
+
+    private func mapped<B>(
+        by step: ParseIdentity.Step,
+        _ transform: @escaping @Sendable (A) throws -> B
+    ) -> Resource<B> {
         let parse = self.parse
         var mapped = Resource<B>(
             request: request,
-            acceptableStatusCodes: acceptableStatusCodes
+            acceptableStatusCodes: acceptableStatusCodes,
+            parseIdentity: parseIdentity.appending(step)
         ) { data, response in
             try transform(parse(data, response))
         }
         mapped.ignoresCache = ignoresCache
+        mapped.headersOutsideIdentity = headersOutsideIdentity
         return mapped
     }
 }
@@ -145,6 +213,47 @@ extension Resource {
     public func ignoringCache() -> Resource {
         var copy = cachePolicy(.reloadIgnoringLocalAndRemoteCacheData)
         copy.ignoresCache = true
+        return copy
+    }
+
+    // MARK: Identity
+
+    /// A copy whose parse is named `key` as a whole, so that it is the same resource
+    /// as every other of the same request, value type and key.
+    ///
+    /// ```swift
+    /// let members = Resource<Page<Member, String>>.cursor(…).identified(by: "members")
+    /// ```
+    ///
+    /// - Parameter key: Names the parse: give the same key only to resources whose
+    ///   parses make the same value from the same response.
+    /// - Returns: The named copy.
+    public func identified(by key: String) -> Resource {
+        var copy = Resource(
+            request: request,
+            acceptableStatusCodes: acceptableStatusCodes,
+            parseIdentity: .named(key),
+            parse: parse
+        )
+        copy.ignoresCache = ignoresCache
+        copy.headersOutsideIdentity = headersOutsideIdentity
+        return copy
+    }
+
+    /// A copy whose identity leaves out the header fields `names`: requests that differ
+    /// only in them are the same resource. Only for fields that never change the
+    /// answer, such as a request ID; never for credentials.
+    ///
+    /// ```swift
+    /// let feed = Post.feed.header("X-Request-ID", UUID().uuidString)
+    ///     .ignoringHeadersInIdentity("X-Request-ID")
+    /// ```
+    ///
+    /// - Parameter names: Header field names, in any case.
+    /// - Returns: The copy.
+    public func ignoringHeadersInIdentity(_ names: String...) -> Resource {
+        var copy = self
+        copy.headersOutsideIdentity.formUnion(names.map { $0.lowercased() })
         return copy
     }
 }

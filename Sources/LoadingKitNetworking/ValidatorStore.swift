@@ -1,15 +1,16 @@
-/// The validators and values of the latest responses, per method and URL, for
+/// The validators and values of the latest responses, per resource identity, for
 /// conditional revalidation; the least recently used entry goes first past the
-/// capacity.
+/// capacity. An entry's value is of the type its identity names.
 final class ValidatorStore: Sendable {
     struct Entry: Sendable {
         let validators: Validators
         let value: any Sendable
+        let cacheDirectives: CacheDirectives
     }
 
     private struct State {
-        var entries: [RequestKey: Entry] = [:]
-        var order: [RequestKey] = []
+        var entries: [ResourceIdentity: Entry] = [:]
+        var order: [ResourceIdentity] = []
     }
 
     private let state = Locked(State())
@@ -20,7 +21,7 @@ final class ValidatorStore: Sendable {
     }
 
     /// The entry for `key`, marked as used.
-    func entry(for key: RequestKey) -> Entry? {
+    func entry(for key: ResourceIdentity) -> Entry? {
         state.withLock { state in
             guard let entry = state.entries[key] else { return nil }
             if let index = state.order.lastIndex(of: key), index != state.order.count - 1 {
@@ -32,7 +33,7 @@ final class ValidatorStore: Sendable {
     }
 
     /// Stores `entry` under `key`, evicting the least recently used past capacity.
-    func store(_ entry: Entry, for key: RequestKey) {
+    func store(_ entry: Entry, for key: ResourceIdentity) {
         guard capacity > 0 else { return }
         state.withLock { state in
             if state.entries.updateValue(entry, forKey: key) != nil {
@@ -46,7 +47,7 @@ final class ValidatorStore: Sendable {
     }
 
     /// Forgets `key`.
-    func remove(_ key: RequestKey) {
+    func remove(_ key: ResourceIdentity) {
         state.withLock { state in
             state.entries.removeValue(forKey: key)
             state.order.removeAll { $0 == key }

@@ -6,12 +6,14 @@ import Foundation
 
 extension Webservice {
     /// Loads `resource`, retrying as the policy allows.
-    func attempts<A: Sendable>(_ resource: Resource<A>) async -> Result<Fetched<A>, WebserviceError>
-    {
+    func attempts<A: Sendable>(
+        _ resource: Resource<A>,
+        identity: ResourceIdentity
+    ) async -> Result<Fetched<A>, WebserviceError> {
         let retry = configuration.retry
         var attempt = 1
         while true {
-            let outcome = await once(resource)
+            let outcome = await once(resource, identity: identity)
             guard case .failure(let error) = outcome, attempt < retry.maximumAttempts,
                 retry.allowsRetry(of: error, method: resource.method),
                 let (delay, fromHeader) = delay(after: error, beforeRetry: attempt)
@@ -51,16 +53,17 @@ extension Webservice {
     }
 
     /// One request: with the stored validators when there are any, answered from the
-    /// stored value on `304`.
-    private func once<A: Sendable>(_ resource: Resource<A>) async -> Result<
-        Fetched<A>, WebserviceError
-    > {
+    /// stored value on `304`. Only a value of the same identity is ever stored or
+    /// answered, and nothing of a `no-store` response is kept.
+    private func once<A: Sendable>(
+        _ resource: Resource<A>,
+        identity: ResourceIdentity
+    ) async -> Result<Fetched<A>, WebserviceError> {
         var request = resource.request
-        let key = RequestKey(request, includingHeaders: false)
         let revalidates =
             configuration.revalidates && !resource.ignoresCache
             && (resource.method == .get || resource.method == .head)
-        let stored = revalidates ? store.entry(for: key) : nil
+        let stored = revalidates ? store.entry(for: identity) : nil
         let storedValue = stored?.value as? A
         if let stored, storedValue != nil {
             stored.validators.apply(to: &request)
@@ -72,9 +75,22 @@ extension Webservice {
         } catch {
             return .failure(WebserviceError(transportError: error, url: request.url))
         }
+        let directives = CacheDirectives(
+            response: response,
+            receivedAt: configuration.clock.currentDate
+        )
         if response.statusCode == 304, let stored, let storedValue {
+            let current = directives.isEmpty ? stored.cacheDirectives : directives
+            if current.forbidsStoring {
+                store.remove(identity)
+            }
             return .success(
-                Fetched(value: storedValue, validators: stored.validators, isNotModified: true)
+                Fetched(
+                    value: storedValue,
+                    validators: stored.validators,
+                    isNotModified: true,
+                    cacheDirectives: current
+                )
             )
         }
         guard resource.acceptableStatusCodes.contains(response.statusCode) else {
@@ -88,12 +104,24 @@ extension Webservice {
         }
         let validators = Validators(response: response)
         if revalidates {
-            if let validators {
-                store.store(ValidatorStore.Entry(validators: validators, value: value), for: key)
+            if let validators, !directives.forbidsStoring {
+                let entry = ValidatorStore.Entry(
+                    validators: validators,
+                    value: value,
+                    cacheDirectives: directives
+                )
+                store.store(entry, for: identity)
             } else {
-                store.remove(key)
+                store.remove(identity)
             }
         }
-        return .success(Fetched(value: value, validators: validators, isNotModified: false))
+        return .success(
+            Fetched(
+                value: value,
+                validators: directives.forbidsStoring ? nil : validators,
+                isNotModified: false,
+                cacheDirectives: directives
+            )
+        )
     }
 }

@@ -19,16 +19,21 @@ import Foundation
 /// The request and the parse run in the calling task, off the main actor; no shared
 /// actor sits on the request path.
 ///
-/// - **Coalescing**: identical `GET` and `HEAD` requests in flight at once (same
-///   URL, header fields and body) share one transport request and one parse. A caller
-///   that cancels gets ``WebserviceError/cancelled`` while the others go on; the
-///   request is cancelled only when every caller has cancelled.
+/// Everything shared between loads is keyed by the resource's
+/// ``Resource/identity`` — method, URL, header fields, body, status codes, value type
+/// and parse — so a load is never handed a value of another resource.
+///
+/// - **Coalescing**: `GET` and `HEAD` loads of the same resource in flight at once
+///   share one transport request and one parse. A caller that cancels gets
+///   ``WebserviceError/cancelled`` while the others go on; the request is cancelled
+///   only when every caller has cancelled.
 /// - **Revalidation**: after a `200` with `ETag` or `Last-Modified` to a `GET`, the
-///   next load of the same URL sends `If-None-Match` / `If-Modified-Since` as
+///   next load of the same resource sends `If-None-Match` / `If-Modified-Since` as
 ///   received; a `304` is answered with the stored value, without decoding.
-///   Validators are kept per method and URL (the most recent
-///   ``Configuration/revalidationCapacity`` of them) and never sent elsewhere; a
-///   resource that ignores caches sends none.
+///   Validators are kept per resource identity (the most recent
+///   ``Configuration/revalidationCapacity`` of them) and never sent with another
+///   resource; a resource that ignores caches sends none, and nothing of a
+///   `Cache-Control: no-store` response is kept.
 /// - **Retry**: as ``Configuration/retry`` says; off by default.
 public final class Webservice: Sendable {
     /// How a ``Webservice`` coalesces, revalidates, retries and keeps time.
@@ -75,20 +80,26 @@ public final class Webservice: Sendable {
     public let configuration: Configuration
 
     let store: ValidatorStore
-    let coalescer = Coalescer()
+    let coalescer: Coalescer
 
     /// Creates a webservice.
     ///
     /// - Parameters:
     ///   - transport: Where requests go; ``URLSessionTransport/shared`` by default.
     ///   - configuration: Coalescing, revalidation, retry and clock.
-    public init(
+    public convenience init(
         transport: any Transport = URLSessionTransport.shared,
         configuration: Configuration = Configuration()
     ) {
+        self.init(transport: transport, configuration: configuration, coalescer: Coalescer())
+    }
+
+    /// Creates a webservice with the given coalescer, for tests that inject races.
+    init(transport: any Transport, configuration: Configuration, coalescer: Coalescer) {
         self.transport = transport
         self.configuration = configuration
         self.store = ValidatorStore(capacity: configuration.revalidationCapacity)
+        self.coalescer = coalescer
     }
 
     /// A webservice on ``URLSessionTransport/shared``, for apps that need only one.
@@ -143,14 +154,13 @@ public final class Webservice: Sendable {
         ) async -> Result<Fetched<A>, WebserviceError>?
     ) async throws(WebserviceError) -> Fetched<A> {
         guard !Task.isCancelled else { throw .cancelled }
+        let identity = resource.identity
         guard configuration.coalescedMethods.contains(resource.method) else {
-            return try await attempts(resource).get()
+            return try await attempts(resource, identity: identity).get()
         }
-        let key = Coalescer.Key(
-            request: RequestKey(resource.request),
-            type: ObjectIdentifier(A.self)
-        )
-        guard let outcome = await share(key, { await self.attempts(resource) }) else {
+        let key = Coalescer.Key(identity: identity, ignoresCache: resource.ignoresCache)
+        let operation = { @Sendable in await self.attempts(resource, identity: identity) }
+        guard let outcome = await share(key, operation) else {
             throw .cancelled
         }
         return try outcome.get()

@@ -17,7 +17,7 @@ struct RevalidationTests {
     /// The episode resource, counting its parses.
     var episode: Resource<Episode> {
         let parses = self.parses
-        return Resource<Episode>(url: url).map { value in
+        return Resource<Episode>(url: url).map(identifiedBy: "counted") { value in
             parses.count.withLock { $0 += 1 }
             return value
         }

@@ -135,7 +135,7 @@ struct LoadPolicyTests {
         await gate.waitForArrivals()
         screen.loadingDidDisappear()
         await task.finish()
-        #expect(screen.loadingState == LoadingState())
+        #expect(screen.loadingState.isRestored(from: LoadingState()))
         mock.respond(to: "/episodes/1", with: .json(pilot))
         await screen.loadingDidAppear()?.finish()
         screen.loadingDidDisappear()

@@ -53,7 +53,7 @@ struct LoadingEndToEndTests {
         await server.waitForRequests(1)
         screen.cancelLoading()
         await task.finish()
-        #expect(screen.loadingState == LoadingState())
+        #expect(screen.loadingState.isRestored(from: LoadingState()))
         #expect(screen.log.failures.isEmpty)
     }
 

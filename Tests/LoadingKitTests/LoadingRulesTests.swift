@@ -119,11 +119,12 @@ struct LoadingRulesTests {
         await gate.waitForArrivals()
         #expect(screen.loadingState.activity == .loading)
         screen.cancelLoading()
-        #expect(screen.loadingState == before)
+        #expect(screen.loadingState.isRestored(from: before))
         await task.finish()
-        #expect(screen.loadingState == before)
+        #expect(screen.loadingState.isRestored(from: before))
         #expect(screen.loadingState.error == nil)
         #expect(screen.log.failures.isEmpty)
+        #expect(screen.log.cancellations == 1)
         #expect(screen.log.configured == (withContent ? ["Pilot"] : []))
     }
 
@@ -136,8 +137,9 @@ struct LoadingRulesTests {
         await gate.waitForArrivals()
         caller.cancel()
         await caller.value
-        #expect(screen.loadingState == LoadingState())
+        #expect(screen.loadingState.isRestored(from: LoadingState()))
         #expect(screen.log.failures.isEmpty)
+        #expect(screen.log.cancellations == 1)
     }
 
     @Test("configure is called once per applied value, on the main actor, after validation")

@@ -48,8 +48,8 @@ struct SharedRequestTests {
         #expect(gate.cancellations == 0)
         second.cancelLoading()
         await gate.waitForCancellations(1)
-        #expect(first.loadingState == LoadingState())
-        #expect(second.loadingState == LoadingState())
+        #expect(first.loadingState.isRestored(from: LoadingState()))
+        #expect(second.loadingState.isRestored(from: LoadingState()))
     }
 
     /// Starts `first` and then `second` loading the episode, held at the returned gate,

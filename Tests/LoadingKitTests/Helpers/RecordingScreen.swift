@@ -8,6 +8,7 @@ import LoadingKitTesting
 final class ScreenLog {
     var configured: [String] = []
     var failures: [LoadingError] = []
+    var cancellations = 0
     var transitions: [(from: LoadingActivity, to: LoadingActivity)] = []
     var configuredOffMain = false
 
@@ -59,6 +60,10 @@ final class RecordingScreen: Loading {
         log.failures.append(error)
     }
 
+    func loadWasCancelled() {
+        log.cancellations += 1
+    }
+
     struct Rejection: Error, CustomStringConvertible {
         let title: String
         var description: String { "title \(title) is not allowed" }
@@ -79,5 +84,15 @@ final class ListScreen: Loading {
 
     func configure(value: [Episode]) {
         configured.append(value)
+    }
+}
+
+extension LoadingState {
+    /// Whether this state is `before` as a cancellation leaves it: the same content,
+    /// error and times, nothing in flight, and the cancellation recorded.
+    func isRestored(from before: LoadingState) -> Bool where Value: Equatable {
+        content == before.content && error == before.error && isEmpty == before.isEmpty
+            && loadedAt == before.loadedAt && failedAt == before.failedAt
+            && activity == .idle && progress == nil && wasCancelled
     }
 }

@@ -21,7 +21,9 @@ final class ModelLog {
     func stateChanged(to content: [Post]?) {
         if !isAlive { violations.append("state changed after release") }
         let ids = content?.map(\.id)
-        if ids != lastIDs, configurePending == 0 {
+        // Content only changes with a configure, or is cleared when a load of another
+        // resource starts.
+        if ids != lastIDs, ids != nil, configurePending == 0 {
             violations.append("content changed without configure")
         }
         if configurePending > 1 {

@@ -1,0 +1,87 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// What makes two resources the same resource: everything that can change the value
+/// a load of it produces.
+///
+/// ```swift
+/// let posts = Resource<[Post]>(url: postsURL)
+/// let first = posts.map(identifiedBy: "first") { Array($0.prefix(1)) }
+/// posts.identity == Resource<[Post]>(url: postsURL).identity  // true
+/// posts.identity == first.identity                            // false: another parse
+/// ```
+///
+/// The rule: two resources share an identity when they have the same method, URL,
+/// request header fields (names compared case-insensitively, values exactly — so
+/// `Authorization`, `Cookie`, `Accept` and `Accept-Language` all count), body,
+/// acceptable status codes, value type and parse. A parse is the same only when it is
+/// named the same: the JSON initialisers name theirs (by the decoder instance, when one
+/// is given), ``Resource/map(identifiedBy:_:)`` and ``Resource/identified(by:)`` name
+/// theirs with your key, and every other parse — ``Resource/map(_:)``,
+/// ``Resource/init(request:acceptableStatusCodes:parse:)`` — is unique to the resource
+/// value it made. Resources of different identities never share a stored value,
+/// validators, a coalesced request or a loader's "if needed" skip. A header that does
+/// not change the answer, such as a request ID, can be left out with
+/// ``Resource/ignoringHeadersInIdentity(_:)``.
+///
+/// An identity holds header values, so its descriptions print none of them.
+public struct ResourceIdentity: Hashable, Sendable {
+    let method: HTTPMethod
+    let url: String
+    let headers: [String: String]
+    let body: Data?
+    let acceptableStatusCodes: IndexSet
+    let valueType: ObjectIdentifier
+    let parse: ParseIdentity
+
+    init<A>(of resource: Resource<A>) {
+        let request = resource.request
+        method = resource.method
+        url = request.url?.absoluteString ?? ""
+        var fields: [String: String] = [:]
+        for (name, value) in request.allHTTPHeaderFields ?? [:] {
+            let lowercased = name.lowercased()
+            if !resource.headersOutsideIdentity.contains(lowercased) {
+                fields[lowercased] = value
+            }
+        }
+        headers = fields
+        body = request.httpBody
+        acceptableStatusCodes = resource.acceptableStatusCodes
+        valueType = ObjectIdentifier(A.self)
+        parse = resource.parseIdentity
+    }
+}
+
+// MARK: - Descriptions without secrets
+
+extension ResourceIdentity: CustomStringConvertible, CustomDebugStringConvertible,
+    CustomReflectable
+{
+    /// The method, the URL without query, fragment or user, how many header fields
+    /// count, and the parse — never a header value, query or body.
+    public var description: String {
+        let fields = headers.isEmpty ? "" : " +\(headers.count) header fields"
+        return "\(method.rawValue) \(Self.redacted(url))\(fields) (\(parse))"
+    }
+
+    /// The same as ``description``.
+    public var debugDescription: String { description }
+
+    /// A mirror with the ``description`` only, so that `dump` prints no secret either.
+    public var customMirror: Mirror {
+        Mirror(self, children: ["description": description], displayStyle: .struct)
+    }
+
+    private static func redacted(_ url: String) -> String {
+        guard var components = URLComponents(string: url) else { return "<url>" }
+        components.user = nil
+        components.password = nil
+        components.query = nil
+        components.fragment = nil
+        return components.string ?? "<url>"
+    }
+}
