@@ -140,6 +140,29 @@ extension LoopbackServer {
             truncatedAfterBodyBytes != nil || !announcesLength || rawBytes != nil
         }
 
+        /// `response` with `ETag: tag`, or `304 Not Modified` when `request` already
+        /// sends that tag in `If-None-Match`: a route that revalidates.
+        ///
+        /// ```swift
+        /// server.route("/posts") { request in
+        ///     .revalidating(request, entityTag: #""v1""#, .json(posts))
+        /// }
+        /// ```
+        ///
+        /// - Parameters:
+        ///   - request: The request to answer.
+        ///   - tag: The entity tag, quotes included.
+        ///   - response: The full response, sent when the tag does not match.
+        /// - Returns: The response or the `304`.
+        public static func revalidating(
+            _ request: Request,
+            entityTag tag: String,
+            _ response: Response
+        ) -> Response {
+            request.header("If-None-Match") == tag
+                ? .status(304, headers: [("ETag", tag)]) : response.header("ETag", tag)
+        }
+
         /// A copy with one more header field.
         public func header(_ name: String, _ value: String) -> Response {
             var copy = self

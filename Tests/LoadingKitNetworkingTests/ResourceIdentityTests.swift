@@ -1,0 +1,108 @@
+import Foundation
+import LoadingKitNetworking
+import LoadingKitTesting
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+@Suite("Resource identity", .timeLimit(.minutes(1)))
+struct ResourceIdentityTests {
+    let url = URL(string: "https://api.example.com/episodes/1?token=abc#top")!
+
+    @Test("the same request, value type and named parse are the same resource")
+    func sameResource() {
+        let decoder = JSONDecoder()
+        #expect(Resource<Episode>(url: url).identity == Resource<Episode>(url: url).identity)
+        #expect(
+            Resource<Episode>(url: url, decoder: decoder).identity
+                == Resource<Episode>(url: url, decoder: decoder).identity
+        )
+        let named = Resource<Episode>(url: url).map(identifiedBy: "title") { $0.title }
+        #expect(
+            named.identity
+                == Resource<Episode>(url: url).map(identifiedBy: "title") { $0.title }.identity
+        )
+        #expect(
+            Resource<Episode>(url: url).header("authorization", "Bearer a").identity
+                == Resource<Episode>(url: url).header("Authorization", "Bearer a").identity
+        )
+    }
+
+    @Test("anything that can change the value makes another resource")
+    func otherResources() throws {
+        let base = Resource<Episode>(url: url)
+        var post = base
+        post.request.httpMethod = "POST"
+        let others: [ResourceIdentity] = [
+            Resource<Episode>(url: URL(string: "https://api.example.com/episodes/2")!).identity,
+            post.identity,
+            base.header("Authorization", "Bearer bob").identity,
+            base.header("Cookie", "session=1").identity,
+            base.header("Accept-Language", "fr").identity,
+            base.header("Accept", "text/html").identity,
+            base.header("X-Tenant", "b").identity,
+            try Resource<Episode>(url: url, method: .get, body: ["q": 1]).identity,
+            base.accepting(statusCodes: IndexSet(200..<500)).identity,
+            Resource<Episode>(url: url, decoder: JSONDecoder()).identity,
+            base.map { $0 }.identity,
+            base.map(identifiedBy: "same") { $0 }.identity,
+            base.identified(by: "episode").identity,
+            Resource<[Episode]>(url: url).identity,
+        ]
+        for (index, identity) in others.enumerated() {
+            #expect(identity != base.identity, "resource \(index)")
+        }
+        #expect(Set(others).count == others.count)
+    }
+
+    @Test("an unnamed parse is unique: only copies of the same value share it")
+    func unnamedParseIsUnique() {
+        let mapped = Resource<Episode>(url: url).map { $0.title }
+        let copy = mapped
+        #expect(copy.identity == mapped.identity)
+        #expect(Resource<Episode>(url: url).map { $0.title }.identity != mapped.identity)
+        let custom = Resource<Int>(request: URLRequest(url: url)) { _, _ in 1 }
+        #expect(
+            Resource<Int>(request: URLRequest(url: url)) { _, _ in 1 }.identity != custom.identity
+        )
+        #expect(custom.identified(by: "one").identity == custom.identified(by: "one").identity)
+    }
+
+    @Test("ignoring the cache and changing the timeout keep the identity")
+    func loadOptionsKeepTheIdentity() {
+        let base = Resource<Episode>(url: url)
+        #expect(base.ignoringCache().identity == base.identity)
+        #expect(base.timeout(30).identity == base.identity)
+    }
+
+    @Test("a header named as not varying the answer is left out of the identity")
+    func ignoredHeaders() {
+        let base = Resource<Episode>(url: url).ignoringHeadersInIdentity("X-Request-ID")
+        #expect(
+            base.header("X-Request-ID", "1").identity == base.header("x-request-id", "2").identity
+        )
+        #expect(
+            base.map(identifiedBy: "t") { $0.title }.header("X-Request-ID", "3").identity
+                == base.map(identifiedBy: "t") { $0.title }.identity
+        )
+    }
+
+    @Test("descriptions, debug descriptions and dumps print no header value, query or user")
+    func noSecretsInDescriptions() {
+        let secret = Resource<Episode>(
+            url: URL(string: "https://user:pass@api.example.com/episodes/1?token=abc#top")!
+        ).header("Authorization", "Bearer s3cret").identity
+        var dumped = ""
+        dump(secret, to: &dumped)
+        for text in [
+            secret.description, secret.debugDescription, String(describing: secret), dumped,
+        ] {
+            #expect(text.contains("api.example.com/episodes/1"))
+            for leak in ["s3cret", "token", "abc", "pass", "user", "#top"] {
+                #expect(!text.contains(leak), "\(leak) in \(text)")
+            }
+        }
+    }
+}

@@ -1,0 +1,168 @@
+import Foundation
+import LoadingKitTesting
+import Testing
+
+@testable import LoadingKitNetworking
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// What a webservice shares between loads — stored values, validators, coalesced
+/// requests — is shared only within one resource identity, and a coalesced request
+/// always has a runner.
+@Suite("Sharing within one resource identity", .timeLimit(.minutes(2)))
+struct SharedStateIdentityTests {
+    static let transport = URLSessionTransport(configuration: .init(timeout: 10))
+
+    @Test("4. bob is never handed alice's stored value, whatever the ETag says")
+    func credentialsSeparateStoredValues() async throws {
+        let server = try LoopbackServer()
+        server.route("/me") { request in
+            let user = request.header("Authorization")?.replacingOccurrences(
+                of: "Bearer ",
+                with: ""
+            )
+            return .revalidating(
+                request,
+                entityTag: #""same-for-everyone""#,
+                .json(Episode(id: 1, title: user ?? ""))
+            )
+        }
+        let webservice = Webservice(transport: Self.transport)
+        let me = Resource<Episode>(url: server.url("/me"))
+
+        let alice = try await webservice.load(me.header("Authorization", "Bearer alice"))
+        let bob = try await webservice.load(me.header("Authorization", "Bearer bob"))
+        let aliceAgain = try await webservice.fetch(me.header("Authorization", "Bearer alice"))
+
+        #expect(alice.title == "alice")
+        #expect(bob.title == "bob")
+        #expect(server.requests[1].header("If-None-Match") == nil)
+        #expect(aliceAgain.isNotModified)
+        #expect(aliceAgain.value.title == "alice")
+    }
+
+    @Test("no-store: nothing is kept and no validators are sent later")
+    func noStoreKeepsNothing() async throws {
+        let server = try LoopbackServer()
+        server.route("/a") { request in
+            .revalidating(request, entityTag: #""v1""#, .json(Episode(id: 1, title: "a")))
+                .header("Cache-Control", "no-store")
+        }
+        let webservice = Webservice(transport: Self.transport)
+        let resource = Resource<Episode>(url: server.url("/a"))
+        let first = try await webservice.fetch(resource)
+        _ = try await webservice.fetch(resource)
+        #expect(first.cacheDirectives.forbidsStoring)
+        #expect(first.validators == nil)
+        #expect(server.requests.allSatisfy { $0.header("If-None-Match") == nil })
+    }
+
+    // MARK: - 7. a coalesced request never hangs
+
+    @Test(
+        "7. a leader cancelled as it registers never strands a caller that joins",
+        arguments: [true, false]
+    )
+    func leaderCancelledAtRegistration(joinFirst: Bool) async throws {
+        let server = try LoopbackServer()
+        server.route("/episodes/1") { _ in .json(Episode(id: 1, title: "Pilot")) }
+        let resource = Resource<Episode>(url: server.url("/episodes/1"))
+        let lease = FetchLease()
+        let joined = Locked<Task<Episode, any Error>?>(nil)
+        let hook = Hook()
+        let webservice = Webservice(
+            transport: Self.transport,
+            configuration: .init(),
+            coalescer: Coalescer(leaderRegistered: { await hook.run() })
+        )
+        // Between the leader's registration and its request, as the race had it:
+        // the leader's load is cancelled and another caller joins, in either order.
+        hook.body = {
+            if !joinFirst {
+                lease.cancel()
+            }
+            joined.withLock { $0 = Task { try await webservice.load(resource) } }
+            if joinFirst {
+                while webservice.sharedCallers < 2 {
+                    await Task.yield()
+                }
+                lease.cancel()
+            }
+        }
+        let leader = Task { try await webservice.fetch(resource, lease: lease) }
+        lease.bind { leader.cancel() }
+        _ = await leader.result
+        let joiner = try #require(joined.withLock { $0 })
+        #expect(try await joiner.value.title == "Pilot")
+        #expect(webservice.requestsInFlight == 0)
+    }
+
+    @Test("7. random leads, cancellations and joins: every caller ends, none is stranded")
+    func randomizedCoalescing() async throws {
+        let random = RandomSource.seeded(7)
+        let transport = YieldingTransport(random: random)
+        for round in 0..<400 {
+            let webservice = Webservice(transport: transport)
+            let resource = Resource<Episode>(url: URL(string: "https://a.test/\(round % 3)")!)
+            let lease = FetchLease()
+            let leader = Task { try await webservice.fetch(resource, lease: lease).value }
+            lease.bind { leader.cancel() }
+            let joiners = (0..<(1 + Int(random.next() * 3))).map { _ in
+                Task { try await webservice.load(resource) }
+            }
+            let cancelsJoiner = random.next() < 0.3
+            for _ in 0..<Int(random.next() * 6) {
+                await Task.yield()
+            }
+            lease.cancel()
+            if cancelsJoiner {
+                joiners[0].cancel()
+            }
+            _ = await leader.result
+            for (index, joiner) in joiners.enumerated() {
+                let result = await joiner.result
+                if index > 0 || !cancelsJoiner {
+                    #expect(throws: Never.self, "round \(round)") { try result.get() }
+                }
+            }
+            #expect(webservice.requestsInFlight == 0, "round \(round)")
+        }
+    }
+}
+
+/// A hook whose body a test sets after building what the body uses.
+private final class Hook: Sendable {
+    private let stored = Locked<(@Sendable () async -> Void)?>(nil)
+
+    var body: (@Sendable () async -> Void)? {
+        get { stored.withLock { $0 } }
+        set { stored.withLock { $0 = newValue } }
+    }
+
+    func run() async {
+        await body?()
+    }
+}
+
+/// A transport that answers every request with an episode after a random number of
+/// yields, and with `URLError(.cancelled)` when its task was cancelled by then.
+private struct YieldingTransport: Transport {
+    let random: RandomSource
+
+    func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+        for _ in 0..<Int(random.next() * 4) {
+            await Task.yield()
+        }
+        guard !Task.isCancelled else { throw URLError(.cancelled) }
+        let body = try JSONEncoder().encode(Episode(id: 1, title: "Pilot"))
+        let response = HTTPURLResponse(
+            url: request.url!,
+            statusCode: 200,
+            httpVersion: "HTTP/1.1",
+            headerFields: [:]
+        )!
+        return (body, response)
+    }
+}

@@ -1,0 +1,112 @@
+import Foundation
+import LoadingKit
+import LoadingKitTesting
+import Testing
+
+/// 10. What `Cache-Control`, `Age` and `Expires` mean for a loader's "if needed",
+/// over real HTTP, with the loader's time on a manual clock.
+@MainActor
+@Suite("HTTP cache directives in loaders", .timeLimit(.minutes(1)))
+struct CacheDirectivesRulesTests {
+    static let transport = URLSessionTransport(configuration: .init(timeout: 10))
+    let clock = ManualClock()
+
+    /// A server whose `/posts` answers with `ETag: "v1"` and `headers`, or `304` to
+    /// that tag.
+    func server(headers: [(String, String)]) throws -> LoopbackServer {
+        let server = try LoopbackServer()
+        server.route("/posts") { request in
+            var response = LoopbackServer.Response.json(Post.list(1...3))
+            for (name, value) in headers {
+                response = response.header(name, value)
+            }
+            return .revalidating(request, entityTag: #""v1""#, response)
+        }
+        return server
+    }
+
+    func screen() -> PostsScreen {
+        PostsScreen(webservice: Webservice(transport: Self.transport), clock: clock)
+    }
+
+    @Test("no-store: nothing is kept, so no validators are sent later")
+    func noStore() async throws {
+        let server = try server(headers: [("Cache-Control", "no-store")])
+        let screen = screen()
+        let posts = Resource<[Post]>(url: server.url("/posts"))
+        await screen.load(resource: posts)
+        await screen.load(resource: posts, policy: .force)
+        #expect(server.requests.count == 2)
+        #expect(server.requests.allSatisfy { $0.header("If-None-Match") == nil })
+        #expect(screen.configured == [[1, 2, 3], [1, 2, 3]])
+    }
+
+    @Test("no-cache: stored, but revalidated before every reuse")
+    func noCache() async throws {
+        let server = try server(headers: [("Cache-Control", "no-cache")])
+        let screen = screen()
+        let posts = Resource<[Post]>(url: server.url("/posts"))
+        await screen.load(resource: posts)
+        await screen.load(resource: posts)
+        await screen.load(resource: posts)
+        #expect(server.requests.count == 3)
+        #expect(server.requests.dropFirst().allSatisfy { $0.header("If-None-Match") == #""v1""# })
+        #expect(screen.configured == [[1, 2, 3]])
+        #expect(screen.loadingState.loadedAt == clock.now)
+    }
+
+    @Test("max-age less Age is how long content stays fresh")
+    func maxAgeLessAge() async throws {
+        let server = try server(headers: [("Cache-Control", "public, max-age=60"), ("Age", "20")])
+        let screen = screen()
+        let posts = Resource<[Post]>(url: server.url("/posts"))
+        await screen.load(resource: posts)
+        clock.advance(by: .seconds(39))
+        await screen.load(resource: posts)
+        #expect(server.requests.count == 1)
+        clock.advance(by: .seconds(2))
+        await screen.load(resource: posts)
+        #expect(server.requests.count == 2)
+        #expect(server.requests.last?.header("If-None-Match") == #""v1""#)
+    }
+
+    @Test("Expires less Date is how long content stays fresh")
+    func expires() async throws {
+        let server = try server(headers: [
+            ("Date", "Sun, 06 Nov 1994 08:49:37 GMT"),
+            ("Expires", "Sun, 06 Nov 1994 08:49:47 GMT"),
+        ])
+        let screen = screen()
+        let posts = Resource<[Post]>(url: server.url("/posts"))
+        await screen.load(resource: posts)
+        clock.advance(by: .seconds(9))
+        await screen.load(resource: posts)
+        #expect(server.requests.count == 1)
+        clock.advance(by: .seconds(2))
+        await screen.load(resource: posts)
+        #expect(server.requests.count == 2)
+    }
+
+    @Test("the loader's maxAge wins over the response's max-age")
+    func loaderMaxAgeWins() async throws {
+        let server = try server(headers: [("Cache-Control", "max-age=600")])
+        let screen = screen()
+        screen.maxAge = .seconds(5)
+        let posts = Resource<[Post]>(url: server.url("/posts"))
+        await screen.load(resource: posts)
+        clock.advance(by: .seconds(6))
+        await screen.load(resource: posts)
+        #expect(server.requests.count == 2)
+    }
+
+    @Test("without directives, content stays current until reloaded")
+    func noDirectives() async throws {
+        let server = try server(headers: [])
+        let screen = screen()
+        let posts = Resource<[Post]>(url: server.url("/posts"))
+        await screen.load(resource: posts)
+        clock.advance(by: .seconds(86_400))
+        await screen.load(resource: posts)
+        #expect(server.requests.count == 1)
+    }
+}

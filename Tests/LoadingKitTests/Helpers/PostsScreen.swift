@@ -1,0 +1,42 @@
+import Dispatch
+import Foundation
+import LoadingKit
+import LoadingKitTesting
+
+/// A `Loading` list of posts that logs every value configured and every cancellation.
+@MainActor
+final class PostsScreen: Loading {
+    var loadingState = LoadingState<[Post]>()
+    let webservice: Webservice
+    let loadingClock: any LoadingClock
+    var maxAge: Duration?
+    private(set) var configured: [[Int]] = []
+    private(set) var cancellations = 0
+    private(set) var failures: [LoadingError] = []
+
+    init(webservice: Webservice, clock: any LoadingClock = ContinuousClock()) {
+        self.webservice = webservice
+        self.loadingClock = clock
+    }
+
+    func configure(value: [Post]) {
+        configured.append(value.map(\.id))
+    }
+
+    func loadWasCancelled() {
+        cancellations += 1
+    }
+
+    func loadDidFail(_ error: LoadingError) {
+        failures.append(error)
+    }
+
+    /// The identifiers of the content.
+    var ids: [Int]? { loadingState.content?.map(\.id) }
+}
+
+/// Blocks the calling thread until `semaphore` is signalled: a test uses it to keep
+/// the main actor busy while work lands elsewhere.
+func blockUntilSignalled(_ semaphore: DispatchSemaphore) {
+    semaphore.wait()
+}
