@@ -21,6 +21,12 @@ final class HeldTransport: Transport {
 
     private let state = Locked(State())
     private let arrived = CounterSignal()
+    private let progress: CounterSignal?
+
+    /// Creates a transport; `progress`, when given, also counts every arrival.
+    init(signalling progress: CounterSignal? = nil) {
+        self.progress = progress
+    }
 
     func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
         try await withCheckedThrowingContinuation { continuation in
@@ -30,6 +36,7 @@ final class HeldTransport: Transport {
                 state.pending[id] = (Pending(id: id, request: request), continuation)
             }
             arrived.increment()
+            progress?.increment()
         }
     }
 

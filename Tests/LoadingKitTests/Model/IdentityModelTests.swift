@@ -1,0 +1,224 @@
+import Foundation
+import LoadingKitTesting
+import Testing
+
+@testable import LoadingKit
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Randomized interleavings of two screens on one webservice switching between
+/// resources — A, B, A mapped by a named transform, A mapped by an unnamed one — with
+/// coalesced requests, 304s, failures, and load tasks cancelled at random: a screen
+/// only ever shows the value of the resource it last asked for, never configures a
+/// cancelled load, and every load ends.
+///
+/// `LOADINGKIT_MODEL_SEQUENCES` sets how many seeded sequences run.
+@MainActor
+@Suite("Randomized resource switches", .timeLimit(.minutes(10)))
+struct IdentityModelTests {
+    @Test("seeded random switches keep every screen on its own resource")
+    func randomSwitches() async throws {
+        let count = InterleavingTests.sequenceCount
+        var failures: [String] = []
+        for seed in 0..<UInt64(count) {
+            var run = SwitchRun(seed: seed)
+            let violations = await run.run()
+            if !violations.isEmpty {
+                failures.append("seed \(seed): \(violations.prefix(3).joined(separator: "; "))")
+            }
+        }
+        print("resource switches: \(count) sequences, \(failures.count) failed")
+        #expect(failures.isEmpty, "\(failures.prefix(5).joined(separator: "\n"))")
+    }
+}
+
+/// One seeded sequence of switches.
+@MainActor
+private struct SwitchRun {
+    /// The resources a screen switches between, and the content each must show.
+    enum Kind: CaseIterable {
+        case a, b, firstOfA, lastOfA
+
+        var expected: [Int] {
+            switch self {
+            case .a: [1, 2, 3, 4, 5]
+            case .b: [101, 102, 103]
+            case .firstOfA: [1]
+            case .lastOfA: [5]
+            }
+        }
+    }
+
+    private let random: RandomSource
+    /// Counts request arrivals and finished tasks, for the end of a run to wait on.
+    private let progress = CounterSignal()
+    private let finished = CounterSignal()
+    private let transport: HeldTransport
+    private let screens: [PostsScreen]
+    private let resources: [Kind: Resource<[Post]>]
+    /// The kind each screen last asked for.
+    private var asked: [Kind?] = [nil, nil]
+    /// How many values each screen had configured at the last check.
+    private var configuredCount = [0, 0]
+    /// The screens whose current load's awaiting task was cancelled.
+    private var cancelledLoads: Set<Int> = []
+    /// Every task started, to await at the end.
+    private var tasks: [LoadTask] = []
+    /// The task that started each screen's current load.
+    private var starters: [LoadTask?] = [nil, nil]
+    private var violations: [String] = []
+    private var steps: [String] = []
+
+    init(seed: UInt64) {
+        random = .seeded(seed &* 0x2545_F491 &+ 3)
+        transport = HeldTransport(signalling: progress)
+        let webservice = Webservice(transport: transport)
+        screens = [PostsScreen(webservice: webservice), PostsScreen(webservice: webservice)]
+        let a = Resource<[Post]>(url: URL(string: "https://model.test/a")!)
+        resources = [
+            .a: a,
+            .b: Resource(url: URL(string: "https://model.test/b")!),
+            .firstOfA: a.map(identifiedBy: "first") { Array($0.prefix(1)) },
+            .lastOfA: a.map { Array($0.suffix(1)) },
+        ]
+    }
+
+    private func pick(_ count: Int) -> Int {
+        min(count - 1, Int(random.next() * Double(count)))
+    }
+
+    mutating func run() async -> [String] {
+        for _ in 0..<(10 + pick(30)) {
+            await step()
+            check()
+            guard violations.isEmpty else { return report() }
+        }
+        // Answers whatever arrives until every task has finished: a request can
+        // still arrive after the others were answered, and a hang never ends.
+        while finished.value < tasks.count {
+            let seen = progress.value
+            for pending in transport.pending {
+                answer(pending, succeeding: pick(3) > 0)
+            }
+            await progress.wait(for: seen + 1)
+            check()
+        }
+        check()
+        for (index, screen) in screens.enumerated() where screen.loadingState.isLoading {
+            violations.append("screen \(index) still \(screen.loadingState.activity) at the end")
+        }
+        if screens[0].webservice.requestsInFlight != 0 {
+            violations.append("requests in flight at the end")
+        }
+        return report()
+    }
+
+    private func report() -> [String] {
+        violations.map { "\($0) after \(steps.suffix(5))" }
+    }
+
+    private mutating func step() async {
+        let index = pick(2)
+        let screen = screens[index]
+        switch pick(10) {
+        case 0..<4:
+            let kind = Kind.allCases[pick(Kind.allCases.count)]
+            let policy = [LoadPolicy.ifNeeded, .ifNeeded, .force, .background][pick(4)]
+            steps.append("screen \(index) loads \(kind) \(policy)")
+            let before = screen.loadingRuntime.currentFlight?.generation
+            let task = screen.startLoading(resource: resources[kind]!, policy: policy)
+            tasks.append(task)
+            Task { [finished, progress] in
+                await task.finish()
+                finished.increment()
+                progress.increment()
+            }
+            asked[index] = kind
+            if screen.loadingRuntime.currentFlight?.generation != before {
+                starters[index] = task
+                cancelledLoads.remove(index)
+                configuredCount[index] = screen.configured.count
+            }
+            await Task.yield()
+        case 4:
+            guard let starter = starters[index], screen.loadingState.isLoading else { return }
+            steps.append("screen \(index) cancels its load task")
+            starter.cancel()
+            cancelledLoads.insert(index)
+        case 5:
+            steps.append("screen \(index) cancelLoading")
+            screen.cancelLoading()
+            cancelledLoads.remove(index)
+            if screen.loadingState.isLoading {
+                violations.append("screen \(index) still loading after cancelLoading")
+            }
+        default:
+            let waiting = transport.pending
+            guard !waiting.isEmpty else { return }
+            let pending = waiting[pick(waiting.count)]
+            let succeeds = pick(4) > 0
+            steps.append("answer \(pending.request.url!.path) \(succeeds ? "ok" : "503")")
+            answer(pending, succeeding: succeeds)
+            await drain()
+        }
+    }
+
+    /// Answers `pending`: the list with an `ETag` per path, `304` to that tag, or 503.
+    private func answer(_ pending: HeldTransport.Pending, succeeding: Bool) {
+        let url = pending.request.url!
+        let tag = "\"\(url.path)\""
+        let (status, body): (Int, Data)
+        if !succeeding {
+            (status, body) = (503, Data("busy".utf8))
+        } else if pending.request.value(forHTTPHeaderField: "If-None-Match") == tag {
+            (status, body) = (304, Data())
+        } else {
+            let ids = url.path == "/a" ? Kind.a.expected : Kind.b.expected
+            (status, body) = (200, (try? JSONEncoder().encode(Post.list(ids))) ?? Data())
+        }
+        let response = HTTPURLResponse(
+            url: url,
+            statusCode: status,
+            httpVersion: "HTTP/1.1",
+            headerFields: ["ETag": tag]
+        )!
+        transport.answer(pending.id, with: .success((body, response)))
+    }
+
+    /// Gives the answered loads turns to reach the main actor. The invariants hold at
+    /// every moment, so this only widens what is checked between steps; the end of a
+    /// run awaits every task.
+    private func drain() async {
+        for _ in 0..<30 {
+            await Task.yield()
+        }
+    }
+
+    private mutating func check() {
+        for (index, screen) in screens.enumerated() {
+            let expected = asked[index]?.expected
+            if let ids = screen.ids, ids != expected {
+                violations.append(
+                    "screen \(index) asked for \(String(describing: asked[index])) shows \(ids)"
+                )
+            }
+            let fresh = screen.configured.dropFirst(configuredCount[index])
+            if cancelledLoads.contains(index), !fresh.isEmpty {
+                violations.append("screen \(index) configured a cancelled load")
+            }
+            if fresh.contains(where: { $0 != expected }) {
+                violations.append(
+                    "screen \(index) configured \(Array(fresh)) for \(String(describing: asked[index]))"
+                )
+            }
+            configuredCount[index] = screen.configured.count
+            if cancelledLoads.contains(index), !screen.loadingState.isLoading,
+                !screen.loadingState.wasCancelled
+            {
+                violations.append("screen \(index) ended a cancelled load without saying so")
+            }
+        }
+    }
+}
