@@ -243,6 +243,26 @@ enum PolicySnippets {
         // end snippet
     }
 
+    static func identities() {
+        // snippet: policies-identity
+        let posts = Resource<[Episode]>(url: URL(string: "https://api.example.com/episodes")!)
+        let newest = posts.map(identifiedBy: "newest") { Array($0.prefix(1)) }
+        let alice = posts.header("Authorization", "Bearer alice")
+        print(posts.identity == newest.identity)  // false: another parse
+        print(posts.identity == alice.identity)  // false: another Authorization
+        let again = posts.map(identifiedBy: "newest") { Array($0.prefix(1)) }
+        print(newest.identity == again.identity)  // true: the same request and named parse
+        // end snippet
+    }
+
+    static func directives(webservice: Webservice) async throws {
+        // snippet: policies-directives
+        let directives = try await webservice.fetch(Episode.resource(id: 1)).cacheDirectives
+        print(directives.forbidsStoring, directives.requiresRevalidation)
+        print(directives.freshnessLifetime ?? .zero)  // max-age − Age, or Expires − Date
+        // end snippet
+    }
+
     static func testingRetries() async throws {
         // snippet: policies-manual-clock
         let mock = MockTransport()
