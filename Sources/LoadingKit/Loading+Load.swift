@@ -112,12 +112,14 @@ extension Loading {
 
     /// What `policy` makes of the current state for a load of `identity`: `.skipped`
     /// or `.joined` when no new load is needed, `nil` when one must start. Only a load
-    /// of the same resource is joined or found current.
+    /// of the same resource is joined or found current; a refresh or a next page works
+    /// on the resource of the state.
     func existingLoad(for policy: LoadPolicy, of identity: ResourceIdentity?) -> LoadStart? {
         guard policy.kind == .ifNeeded else { return nil }
         let runtime = loadingRuntime
         if let inFlight = runtime.currentFlight {
-            return inFlight.identity == identity ? .joined(inFlight) : nil
+            let resource = inFlight.identity ?? runtime.stateIdentity
+            return resource == identity ? .joined(inFlight) : nil
         }
         guard runtime.stateIdentity == identity else { return nil }
         return isCurrent ? .skipped : nil

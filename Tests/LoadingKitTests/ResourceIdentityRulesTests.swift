@@ -160,6 +160,26 @@ struct ResourceIdentityRulesTests {
         #expect(server.requests.count == 3)
     }
 
+    @Test("a default load of the same resource during a refresh joins the refresh")
+    func sameResourceJoinsARefresh() async throws {
+        let mock = MockTransport()
+        mock.respond(to: "/posts", with: .json(Post.list([2, 1])))
+        let gate = MockTransport.Gate()
+        mock.respond(to: "/posts?since=2", with: .json(Post.list([3, 2])), after: gate)
+        let feed = FeedScreen(transport: mock)
+        await feed.load(resource: Post.feed())
+
+        let refresh = feed.startRefreshing()
+        await gate.waitForArrivals()
+        let appear = feed.startLoading(resource: Post.feed())
+        gate.open()
+        await refresh.finish()
+        await appear.finish()
+
+        #expect(mock.requests.count == 2)
+        #expect(feed.loadingState.content?.map(\.id) == [3, 2, 1])
+    }
+
     @Test("while another resource loads, the old content is not presented as current")
     func switchingClearsTheOldResource() async throws {
         let mock = MockTransport()
