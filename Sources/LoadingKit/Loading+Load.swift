@@ -158,7 +158,7 @@ extension Loading {
 
     fileprivate func begin(_ resource: Resource<ResourceType>, policy: LoadPolicy) -> LoadStart {
         loadingRuntime.lastResource = resource
-        return beginLoad(resource, as: resource.identity, policy: policy) { loader, fetched in
+        return beginLoad(resource, policy: policy) { loader, fetched in
             try loader.apply(fetched) { (value) throws(LoadingError) in
                 try loader.applyLoaded(value)
             }
@@ -184,16 +184,19 @@ extension Loading {
         runtime.contentDirectives = fetched.cacheDirectives
     }
 
-    /// Starts loading `resource`, whose value becomes the content of `identity`, as
-    /// `policy` says — unless the policy skips it or joins a load in flight — and hands
-    /// what was fetched to `apply`. Returns whether a new load started for another
-    /// resource than the state's, whose content it cleared.
+    /// Starts loading `resource`, whose value becomes the content of the resource
+    /// `content` names (by default `resource` itself), as `policy` says — unless the
+    /// policy skips it or joins a load in flight — and hands what was fetched to
+    /// `apply`. Returns whether a new load started for another resource than the
+    /// state's, whose content it cleared.
     func beginLoad<Value: Sendable>(
         _ resource: Resource<Value>,
-        as identity: ResourceIdentity,
+        as content: (ResourceIdentity) -> ResourceIdentity = { $0 },
         policy: LoadPolicy,
         apply: @escaping @MainActor (Self, Fetched<Value>) throws -> Void
     ) -> (start: LoadStart, switched: Bool) {
+        let fetched = resource.identity
+        let identity = content(fetched)
         if let existing = existingLoad(for: policy, of: identity) {
             return (existing, false)
         }
@@ -214,7 +217,7 @@ extension Loading {
                 state.clearForAnotherResource()
             }
         } fetch: { lease in
-            try await webservice.fetch(request, lease: lease)
+            try await webservice.fetch(request, identity: fetched, lease: lease)
         } apply: { loader, fetched in
             try apply(loader, fetched)
         }

@@ -80,11 +80,14 @@ extension Paginating {
 extension Paginating {
     private func beginFirstPage(policy: LoadPolicy) -> LoadStart {
         let resource = self.resource(forPage: nil)
-        let list = resource.map(identifiedBy: "items") { ResourceType($0.items) }
-        loadingRuntime.lastResource = list
-        let (start, switched) = beginLoad(resource, as: list.identity, policy: policy) {
-            loader,
-            fetched in
+        loadingRuntime.lastResource = resource.map(identifiedBy: Self.listKey) {
+            ResourceType($0.items)
+        }
+        let (start, switched) = beginLoad(
+            resource,
+            as: { $0.mapped(to: ResourceType.self, identifiedBy: Self.listKey) },
+            policy: policy
+        ) { loader, fetched in
             try loader.apply(fetched) { (page) throws(LoadingError) in
                 try loader.applyFirstPage(page)
             }
@@ -109,6 +112,10 @@ extension Paginating {
         }
         return .started(flight)
     }
+
+    /// Names the mapping from a first page to the list, so that reloading the list
+    /// is a load of the same resource as its first page.
+    private static var listKey: String { "items" }
 
     private func applyFirstPage(
         _ page: Page<ResourceType.Element, Cursor>

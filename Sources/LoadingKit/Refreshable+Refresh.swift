@@ -89,7 +89,7 @@ extension Refreshable {
     private func beginFirstLoad() -> LoadStart {
         let resource = refreshResource(newerThan: nil)
         loadingRuntime.lastResource = resource
-        return beginLoad(resource, as: resource.identity, policy: .force) { loader, fetched in
+        return beginLoad(resource, policy: .force) { loader, fetched in
             try loader.apply(fetched) { (value) throws(LoadingError) in
                 try loader.applyLoaded(value)
             }

@@ -36,6 +36,9 @@ public struct ResourceIdentity: Hashable, Sendable {
     let acceptableStatusCodes: IndexSet
     let valueType: ObjectIdentifier
     let parse: ParseIdentity
+    /// The hash of all the above, computed once: an identity is hashed several times
+    /// per load (coalescing, stored values) and compared mostly with unequal ones.
+    private let hash: Int
 
     init<A>(of resource: Resource<A>) {
         let request = resource.request
@@ -53,6 +56,63 @@ public struct ResourceIdentity: Hashable, Sendable {
         acceptableStatusCodes = resource.acceptableStatusCodes
         valueType = ObjectIdentifier(A.self)
         parse = resource.parseIdentity
+        hash = Self.hash(method, url, headers, body, acceptableStatusCodes, valueType, parse)
+    }
+
+    private init(_ identity: ResourceIdentity, valueType: ObjectIdentifier, parse: ParseIdentity) {
+        method = identity.method
+        url = identity.url
+        headers = identity.headers
+        body = identity.body
+        acceptableStatusCodes = identity.acceptableStatusCodes
+        self.valueType = valueType
+        self.parse = parse
+        hash = Self.hash(method, url, headers, body, acceptableStatusCodes, valueType, parse)
+    }
+
+    /// The identity of this resource mapped to a `B` by a transform named `key`: what
+    /// `map(identifiedBy:_:)` of the resource has, without building the resource.
+    package func mapped<B>(to type: B.Type, identifiedBy key: String) -> ResourceIdentity {
+        ResourceIdentity(
+            self,
+            valueType: ObjectIdentifier(type),
+            parse: parse.appending(.named(key))
+        )
+    }
+
+    private static func hash(
+        _ method: HTTPMethod,
+        _ url: String,
+        _ headers: [String: String],
+        _ body: Data?,
+        _ acceptableStatusCodes: IndexSet,
+        _ valueType: ObjectIdentifier,
+        _ parse: ParseIdentity
+    ) -> Int {
+        var hasher = Hasher()
+        hasher.combine(method)
+        hasher.combine(url)
+        hasher.combine(headers)
+        hasher.combine(body)
+        hasher.combine(acceptableStatusCodes)
+        hasher.combine(valueType)
+        hasher.combine(parse)
+        return hasher.finalize()
+    }
+
+    /// Whether two identities are of the same resource.
+    public static func == (lhs: ResourceIdentity, rhs: ResourceIdentity) -> Bool {
+        lhs.hash == rhs.hash && lhs.url == rhs.url && lhs.method == rhs.method
+            && lhs.valueType == rhs.valueType && lhs.parse == rhs.parse
+            && lhs.headers == rhs.headers && lhs.body == rhs.body
+            && lhs.acceptableStatusCodes == rhs.acceptableStatusCodes
+    }
+
+    /// Feeds the identity's precomputed hash to `hasher`.
+    ///
+    /// - Parameter hasher: The hasher to feed.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(hash)
     }
 }
 

@@ -127,7 +127,7 @@ public final class Webservice: Sendable {
     public func fetch<A: Sendable>(
         _ resource: Resource<A>
     ) async throws(WebserviceError) -> Fetched<A> {
-        try await fetch(resource) { key, operation in
+        try await fetch(resource, identity: resource.identity) { key, operation in
             await self.coalescer.run(key, operation: operation)
         }
     }
@@ -135,11 +135,17 @@ public final class Webservice: Sendable {
     /// Loads `resource` from a task dedicated to it, whose cancellation goes through
     /// `lease`: a coalesced request then runs in that task rather than in one of its
     /// own, which saves a task and a thread hand-off per load.
+    ///
+    /// - Parameters:
+    ///   - resource: What to load.
+    ///   - identity: The resource's identity, when the caller has computed it.
+    ///   - lease: The cancellation of the task the fetch runs in.
     package func fetch<A: Sendable>(
         _ resource: Resource<A>,
+        identity: ResourceIdentity? = nil,
         lease: FetchLease
     ) async throws(WebserviceError) -> Fetched<A> {
-        try await fetch(resource) { key, operation in
+        try await fetch(resource, identity: identity ?? resource.identity) { key, operation in
             await self.coalescer.run(key, lease: lease, operation: operation)
         }
     }
@@ -148,13 +154,13 @@ public final class Webservice: Sendable {
     /// `share` returns `nil` when the caller was cancelled.
     private func fetch<A: Sendable>(
         _ resource: Resource<A>,
+        identity: ResourceIdentity,
         sharingThrough share: (
             Coalescer.Key,
             @escaping @Sendable () async -> Result<Fetched<A>, WebserviceError>
         ) async -> Result<Fetched<A>, WebserviceError>?
     ) async throws(WebserviceError) -> Fetched<A> {
         guard !Task.isCancelled else { throw .cancelled }
-        let identity = resource.identity
         guard configuration.coalescedMethods.contains(resource.method) else {
             return try await attempts(resource, identity: identity).get()
         }

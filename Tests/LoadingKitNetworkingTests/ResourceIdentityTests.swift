@@ -70,6 +70,14 @@ struct ResourceIdentityTests {
         #expect(custom.identified(by: "one").identity == custom.identified(by: "one").identity)
     }
 
+    @Test("an identity mapped by a key is the identity of the resource mapped by that key")
+    func mappedIdentity() {
+        let base = Resource<Episode>(url: url).header("Accept-Language", "fr")
+        let mapped = base.map(identifiedBy: "title") { $0.title }
+        #expect(base.identity.mapped(to: String.self, identifiedBy: "title") == mapped.identity)
+        #expect(base.identity.mapped(to: String.self, identifiedBy: "name") != mapped.identity)
+    }
+
     @Test("ignoring the cache and changing the timeout keep the identity")
     func loadOptionsKeepTheIdentity() {
         let base = Resource<Episode>(url: url)

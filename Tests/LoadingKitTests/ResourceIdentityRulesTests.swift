@@ -160,6 +160,22 @@ struct ResourceIdentityRulesTests {
         #expect(server.requests.count == 3)
     }
 
+    @Test("a paginated list is the resource of its first page: appearing again is a skip")
+    func paginatedListKeepsItsIdentity() async throws {
+        let server = try LoopbackServer()
+        server.route("/posts") { [posts] _ in .json(posts) }
+        let url = server.url("/posts")
+        let screen = PagedScreen<Post, Int>(transport: Self.transport) { page in
+            .pageNumber(url: url, page: page, size: 10)
+        }
+        await screen.loadFirstPage()
+        await screen.loadingDidAppear()?.finish()
+        await screen.loadFirstPage()
+        #expect(server.requests.count == 1)
+        #expect(screen.loadingState.content == posts)
+        #expect(screen.pagination.pagesLoaded == 1)
+    }
+
     @Test("a default load of the same resource during a refresh joins the refresh")
     func sameResourceJoinsARefresh() async throws {
         let mock = MockTransport()
