@@ -86,12 +86,13 @@ extension Paginating {
         let (start, switched) = beginLoad(
             resource,
             as: { $0.mapped(to: ResourceType.self, identifiedBy: Self.listKey) },
-            policy: policy
-        ) { loader, fetched in
-            try loader.apply(fetched) { (page) throws(LoadingError) in
-                try loader.applyFirstPage(page)
+            policy: policy,
+            apply: { loader, fetched in
+                try loader.apply(fetched) { (page) throws(LoadingError) in
+                    try loader.applyFirstPage(page)
+                }
             }
-        }
+        )
         if switched {
             pagination = PaginationState()
         }

@@ -73,6 +73,33 @@ struct ResourceIdentityRulesTests {
         #expect(detail.ids == [1])
     }
 
+    @Test("2. over HTTP too: two parses of one URL in flight at once are two requests")
+    func differentParsesDoNotCoalesceOverHTTP() async throws {
+        let server = try LoopbackServer()
+        let release = DispatchSemaphore(value: 0)
+        server.route("/posts") { [posts] _ in
+            release.wait()
+            return .json(posts)
+        }
+        let webservice = Webservice(transport: Self.transport)
+        let all = Resource<[Post]>(url: server.url("/posts"))
+        let list = PostsScreen(webservice: webservice)
+        let detail = PostsScreen(webservice: webservice)
+
+        let loads = [
+            list.startLoading(resource: all),
+            detail.startLoading(resource: all.map { Array($0.prefix(1)) }),
+        ]
+        await server.waitForRequests(2)
+        release.signal()
+        release.signal()
+        for load in loads {
+            await load.finish()
+        }
+        #expect(list.ids == [1, 2, 3, 4, 5])
+        #expect(detail.ids == [1])
+    }
+
     @Test("2. the same resource loaded by two screens at once still shares one request")
     func sameResourceCoalesces() async throws {
         let mock = MockTransport()
