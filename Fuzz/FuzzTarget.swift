@@ -3,14 +3,15 @@ import Foundation
 /// The libFuzzer entry point: the first byte picks the parser, the rest is its input.
 ///
 /// 0: `LinkHeader`, 1: `RetryAfter` (and the HTTP dates behind it), 2: `PageCursor`
-/// through `JSONDecoder`. Any crash, hang or slow input is a finding.
+/// through `JSONDecoder`, 3: `LinkHeader` of a malformed value followed by a valid
+/// `rel="next"`, which must be found. Any crash, hang or slow input is a finding.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = UnsafeBufferPointer(start: data, count: size)
     guard let selector = bytes.first else { return 0 }
     let input = Data(bytes.dropFirst())
     let text = String(decoding: input, as: UTF8.self)
-    switch selector % 3 {
+    switch selector % 4 {
     case 0:
         let header = LinkHeader(
             text,
@@ -24,8 +25,17 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         if case .seconds(let seconds) = RetryAfter(text) {
             precondition(seconds >= 0, "negative Retry-After")
         }
-    default:
+    case 2:
         _ = try? JSONDecoder().decode([PageCursor?].self, from: input)
+    default:
+        // Quotes are left out: an unterminated quoted string may rightly hold the rest.
+        let malformed = text.filter { $0 != "\"" && $0 != "\\" }
+        let next = URL(string: "https://api.example.com/next")!
+        let header = LinkHeader(malformed + #", <https://api.example.com/next>; rel="next""#)
+        precondition(
+            header.links.contains { $0.url == next && $0.relations.contains("next") },
+            "a malformed value hid the next link"
+        )
     }
     return 0
 }

@@ -181,9 +181,10 @@ extension Resource {
     /// A page of a JSON array whose next page is the `Link` header's `rel="next"`.
     ///
     /// A relative target is resolved against the response's URL. A target on another
-    /// origin (scheme, host or port) is not followed unless `allowsCrossOrigin` is
-    /// `true`: it would carry the request's headers, such as `Authorization`, to
-    /// another server.
+    /// origin (scheme, host or port) than `url` — the origin the app asked for, even
+    /// when the page was redirected elsewhere — is not followed unless
+    /// `allowsCrossOrigin` is `true`: it would carry the request's headers, such as
+    /// `Authorization`, to another server.
     ///
     /// - Parameters:
     ///   - url: The page to load: the first page's URL, then each `next` target.
@@ -198,7 +199,7 @@ extension Resource {
             "linked(crossOrigin: \(allowsCrossOrigin))"
         ) { _, response in
             guard let next = LinkHeader(response: response).next else { return nil }
-            guard allowsCrossOrigin || next.hasSameOrigin(as: response.url ?? url) else {
+            guard allowsCrossOrigin || next.hasSameOrigin(as: url) else {
                 return nil
             }
             return next
@@ -235,23 +236,6 @@ extension Resource {
         ) { data, response in
             let items = try parse(data, response)
             return Page(items: items, next: next(items, response))
-        }
-    }
-}
-
-extension URL {
-    /// Whether the URL has the scheme, host and port of `other`.
-    func hasSameOrigin(as other: URL) -> Bool {
-        scheme?.lowercased() == other.scheme?.lowercased()
-            && host?.lowercased() == other.host?.lowercased()
-            && (port ?? defaultPort) == (other.port ?? other.defaultPort)
-    }
-
-    private var defaultPort: Int? {
-        switch scheme?.lowercased() {
-        case "http": 80
-        case "https": 443
-        default: nil
         }
     }
 }

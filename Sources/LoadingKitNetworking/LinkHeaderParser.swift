@@ -4,7 +4,10 @@ import Foundation
 ///
 /// Grammar (RFC 8288 §3): `link-value = "<" URI-Reference ">" *( OWS ";" OWS
 /// link-param )`, `link-param = token BWS [ "=" BWS ( token / quoted-string ) ]`,
-/// values separated by commas. Each byte is looked at a bounded number of times.
+/// values separated by commas. A malformed value is skipped up to the next comma
+/// followed by `<`, where the next value can start, so one bad value never hides
+/// the ones after it; a trailing `;` is accepted. The index only moves forward, so
+/// each byte is looked at a bounded number of times.
 struct LinkHeaderParser {
     private(set) var links: [LinkHeader.Link] = []
     private let base: URL?
@@ -23,21 +26,23 @@ struct LinkHeaderParser {
             guard index < bytes.count else { return }
             if let link = parseLinkValue() {
                 links.append(link)
-            } else {
-                skipPastTopLevelComma()
+            } else if peek != .lessThan {
+                skipToNextLinkValue()
             }
         }
     }
 
     // MARK: - Link values
 
-    /// Parses one link value; `nil` when it is malformed.
+    /// Parses one link value; `nil` when it is malformed. A `<` inside a target (which
+    /// a URI cannot hold) means the target was never closed: parsing stops there, so
+    /// that the next value can start at it.
     private mutating func parseLinkValue() -> LinkHeader.Link? {
         guard peek == .lessThan else { return nil }
         index += 1
         let start = index
-        skip(while: { $0 != .greaterThan })
-        guard index < bytes.count else { return nil }
+        skip(while: { $0 != .greaterThan && $0 != .lessThan })
+        guard peek == .greaterThan else { return nil }
         let target = String(decoding: bytes[start..<index], as: UTF8.self)
         index += 1
         guard let parameters = parseParameters(), let url = resolve(target) else { return nil }
@@ -59,7 +64,10 @@ struct LinkHeaderParser {
             index += 1
             skip(while: \.isWhitespace)
             let name = token().lowercased()
-            guard !name.isEmpty else { return nil }
+            guard !name.isEmpty else {
+                // A trailing `;`, before the next value or the end, is tolerated.
+                return peek == nil || peek == .comma ? parameters : nil
+            }
             skip(while: \.isWhitespace)
             var value = ""
             if peek == .equals {
@@ -120,21 +128,17 @@ struct LinkHeaderParser {
         return nil
     }
 
-    /// Moves past the next comma that is outside a quoted string and a `<…>` target,
-    /// or to the end.
-    private mutating func skipPastTopLevelComma() {
-        var inQuotes = false
-        var inTarget = false
+    /// Moves to the next comma that is followed (after white space) by `<`: where the
+    /// next link value can start. Quotes are not honoured here: the value being
+    /// skipped is malformed, and an unterminated quote in it must not hide the rest.
+    private mutating func skipToNextLinkValue() {
         while index < bytes.count {
             let byte = bytes[index]
             index += 1
-            switch byte {
-            case .backslash where inQuotes: index += 1
-            case .quote where !inTarget: inQuotes.toggle()
-            case .lessThan where !inQuotes: inTarget = true
-            case .greaterThan where !inQuotes: inTarget = false
-            case .comma where !inQuotes && !inTarget: return
-            default: break
+            guard byte == .comma else { continue }
+            skip(while: \.isWhitespace)
+            if peek == .lessThan {
+                return
             }
         }
     }

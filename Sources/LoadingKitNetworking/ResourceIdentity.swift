@@ -125,7 +125,8 @@ extension ResourceIdentity: CustomStringConvertible, CustomDebugStringConvertibl
     /// count, and the parse — never a header value, query or body.
     public var description: String {
         let fields = headers.isEmpty ? "" : " +\(headers.count) header fields"
-        return "\(method.rawValue) \(Self.redacted(url))\(fields) (\(parse))"
+        let location = URL(string: url)?.redacted ?? "<url>"
+        return "\(method.rawValue) \(location)\(fields) (\(parse))"
     }
 
     /// The same as ``description``.
@@ -134,14 +135,5 @@ extension ResourceIdentity: CustomStringConvertible, CustomDebugStringConvertibl
     /// A mirror with the ``description`` only, so that `dump` prints no secret either.
     public var customMirror: Mirror {
         Mirror(self, children: ["description": description], displayStyle: .struct)
-    }
-
-    private static func redacted(_ url: String) -> String {
-        guard var components = URLComponents(string: url) else { return "<url>" }
-        components.user = nil
-        components.password = nil
-        components.query = nil
-        components.fragment = nil
-        return components.string ?? "<url>"
     }
 }

@@ -11,6 +11,11 @@ extension URLSessionTransport {
     /// exchange table, behind a lock.
     final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         private let exchanges = Locked<[Int: Exchange]>([:])
+        private let redirects: RedirectPolicy
+
+        init(redirects: RedirectPolicy) {
+            self.redirects = redirects
+        }
 
         func register(_ exchange: Exchange, for task: URLSessionTask) {
             exchanges.withLock { $0[task.taskIdentifier] = exchange }
@@ -28,6 +33,23 @@ extension URLSessionTransport {
         ) {
             let proceed = exchange(for: dataTask)?.receive(response) ?? false
             completionHandler(proceed ? .allow : .cancel)
+        }
+
+        /// Follows a redirect as the policy says, measured against the URL the
+        /// request was first sent to; FoundationNetworking would otherwise carry every
+        /// header field to any origin.
+        func urlSession(
+            _ session: URLSession,
+            task: URLSessionTask,
+            willPerformHTTPRedirection response: HTTPURLResponse,
+            newRequest request: URLRequest,
+            completionHandler: @escaping (URLRequest?) -> Void
+        ) {
+            guard let origin = task.originalRequest?.url else {
+                completionHandler(nil)
+                return
+            }
+            completionHandler(redirects.request(following: request, from: origin))
         }
 
         func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data)

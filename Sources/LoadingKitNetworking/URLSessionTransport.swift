@@ -18,6 +18,9 @@ import Foundation
 /// Create one transport and keep it: on Linux, sessions created per request leak
 /// threads and can crash at teardown. ``shared`` serves most apps.
 ///
+/// Redirects follow ``Configuration/redirects``: credentials never follow one to
+/// another origin.
+///
 /// Cancelling the task that awaits ``send(_:)`` returns at once with
 /// `CancellationError` and cancels the `URLSessionTask` from another queue. The
 /// transport never uses `URLSession`'s async methods, whose cancellation can
@@ -39,20 +42,33 @@ public final class URLSessionTransport: Transport {
         public var timeout: TimeInterval
         /// The most connections open to one host at a time. Defaults to 6.
         public var maximumConnectionsPerHost: Int
-        /// Header fields sent with every request.
+        /// Header fields sent with every request that does not set them itself. They
+        /// are added to each request rather than to the session, so that a redirect
+        /// to another origin drops the credentials among them.
         public var additionalHeaders: [String: String]
+        /// What redirects are followed, and with which header fields.
+        public var redirects: RedirectPolicy
 
         /// Creates a configuration.
+        ///
+        /// - Parameters:
+        ///   - maximumResponseSize: The largest body accepted, in bytes.
+        ///   - timeout: Seconds without data after which a request fails.
+        ///   - maximumConnectionsPerHost: The most connections open to one host.
+        ///   - additionalHeaders: Header fields sent with every request.
+        ///   - redirects: What redirects are followed, and with which header fields.
         public init(
             maximumResponseSize: Int = 64 << 20,
             timeout: TimeInterval = 60,
             maximumConnectionsPerHost: Int = 6,
-            additionalHeaders: [String: String] = [:]
+            additionalHeaders: [String: String] = [:],
+            redirects: RedirectPolicy = RedirectPolicy()
         ) {
             self.maximumResponseSize = maximumResponseSize
             self.timeout = timeout
             self.maximumConnectionsPerHost = maximumConnectionsPerHost
             self.additionalHeaders = additionalHeaders
+            self.redirects = redirects
         }
     }
 
@@ -76,11 +92,10 @@ public final class URLSessionTransport: Transport {
         sessionConfiguration.requestCachePolicy = .reloadIgnoringLocalCacheData
         sessionConfiguration.timeoutIntervalForRequest = max(1, configuration.timeout.rounded(.up))
         sessionConfiguration.httpMaximumConnectionsPerHost = configuration.maximumConnectionsPerHost
-        sessionConfiguration.httpAdditionalHeaders = configuration.additionalHeaders
         let queue = OperationQueue()
         queue.name = "LoadingKit.URLSessionTransport"
         queue.maxConcurrentOperationCount = 1
-        delegate = SessionDelegate()
+        delegate = SessionDelegate(redirects: configuration.redirects)
         session = URLSession(
             configuration: sessionConfiguration,
             delegate: delegate,
@@ -99,7 +114,7 @@ public final class URLSessionTransport: Transport {
     ///   is cancelled, ``WebserviceError/responseTooLarge(limit:)`` past the size
     ///   limit.
     public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
-        let task = session.dataTask(with: request)
+        let task = session.dataTask(with: withAdditionalHeaders(request))
         let exchange = Exchange(
             task: task,
             limit: configuration.maximumResponseSize,
@@ -117,5 +132,16 @@ public final class URLSessionTransport: Transport {
         } onCancel: {
             exchange.cancel()
         }
+    }
+
+    /// `request` with the configuration's additional header fields it does not set.
+    private func withAdditionalHeaders(_ request: URLRequest) -> URLRequest {
+        let additional = configuration.additionalHeaders
+        guard !additional.isEmpty else { return request }
+        var request = request
+        for (name, value) in additional where request.value(forHTTPHeaderField: name) == nil {
+            request.setValue(value, forHTTPHeaderField: name)
+        }
+        return request
     }
 }

@@ -73,7 +73,9 @@ extension Webservice {
         do {
             (data, response) = try await transport.send(request)
         } catch {
-            return .failure(WebserviceError(transportError: error, url: request.url))
+            return .failure(
+                WebserviceError(transportError: error, url: request.url, method: resource.method)
+            )
         }
         let directives = CacheDirectives(
             response: response,
@@ -94,13 +96,19 @@ extension Webservice {
             )
         }
         guard resource.acceptableStatusCodes.contains(response.statusCode) else {
-            return .failure(WebserviceError.status(response, body: data))
+            return .failure(WebserviceError.status(response, body: data, method: resource.method))
         }
         let value: A
         do {
             value = try resource.parse(data, response)
         } catch {
-            return .failure(WebserviceError(parseError: error, url: response.url ?? request.url))
+            return .failure(
+                WebserviceError(
+                    parseError: error,
+                    url: response.url ?? request.url,
+                    method: resource.method
+                )
+            )
         }
         let validators = Validators(response: response)
         if revalidates {

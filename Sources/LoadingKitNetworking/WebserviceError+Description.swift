@@ -4,45 +4,50 @@ import Foundation
     import FoundationNetworking
 #endif
 
-extension WebserviceError: CustomStringConvertible {
-    /// A one-line, readable account of the failure; it never contains header values.
+extension WebserviceError: CustomStringConvertible, CustomDebugStringConvertible,
+    CustomReflectable
+{
+    /// A one-line account of the failure: its kind, the status or coding path, the
+    /// method and the URL without query, fragment or user — never a header value or
+    /// text of the body, which stay available on the failure values.
     public var description: String {
         switch self {
         case .transport(let failure):
-            "Transport failure\(failure.url.suffix): \(failure.message)"
+            "Transport failure\(Self.target(failure.method, failure.url)): \(failure.message)"
         case .badStatus(let failure):
-            "Bad status \(failure.statusCode)\(failure.url.suffix)\(failure.bodySummary)"
+            "Bad status \(failure.statusCode)\(Self.target(failure.method, failure.url))"
         case .decoding(let failure):
-            failure.codingPath.isEmpty
-                ? "Decoding failed\(failure.url.suffix): \(failure.message)"
-                : "Decoding failed at \(failure.codingPath)\(failure.url.suffix): \(failure.message)"
+            [
+                "Decoding failed",
+                failure.codingPath.isEmpty ? "" : " at \(failure.codingPath)",
+                Self.target(failure.method, failure.url),
+                failure.expectation.isEmpty ? "" : ": \(failure.expectation)",
+            ].joined()
         case .cancelled:
             "Cancelled"
         case .responseTooLarge(let limit):
             "Response larger than the limit of \(limit) bytes"
         case .notModifiedWithoutCache(let url):
-            "Not modified\(url.suffix), but no earlier value is known"
+            "Not modified\(Self.target(nil, url)), but no earlier value is known"
         }
     }
-}
 
-extension WebserviceError.StatusFailure {
-    fileprivate var bodySummary: String {
-        guard let text = bodyText?.trimmingCharacters(in: .whitespacesAndNewlines),
-            !text.isEmpty
-        else { return "" }
-        let limit = 200
-        return ": " + (text.count > limit ? text.prefix(limit) + "…" : text)
+    /// The same as ``description``, so that `debugPrint` and `String(reflecting:)`
+    /// print no secret either.
+    public var debugDescription: String { description }
+
+    /// A mirror with the ``description`` only, so that `dump` prints no secret either.
+    public var customMirror: Mirror {
+        Mirror(self, children: ["description": description], displayStyle: .enum)
     }
-}
 
-extension URL? {
-    fileprivate var suffix: String {
-        guard let self else { return "" }
-        var components = URLComponents(url: self, resolvingAgainstBaseURL: true)
-        components?.query = nil
-        components?.user = nil
-        components?.password = nil
-        return " from \(components?.string ?? self.path)"
+    /// ` for GET https://host/path`, or as much of it as is known.
+    private static func target(_ method: HTTPMethod?, _ url: URL?) -> String {
+        switch (method, url) {
+        case (let method?, let url?): " for \(method.rawValue) \(url.redacted)"
+        case (nil, let url?): " from \(url.redacted)"
+        case (let method?, nil): " for \(method.rawValue)"
+        case (nil, nil): ""
+        }
     }
 }

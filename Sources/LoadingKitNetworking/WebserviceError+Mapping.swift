@@ -13,7 +13,8 @@ extension WebserviceError {
     /// - Parameters:
     ///   - error: The error a transport threw.
     ///   - url: The URL that was requested.
-    public init(transportError error: any Error, url: URL?) {
+    ///   - method: The method of the request.
+    public init(transportError error: any Error, url: URL?, method: HTTPMethod? = nil) {
         switch error {
         case let error as WebserviceError:
             self = error
@@ -22,7 +23,7 @@ extension WebserviceError {
         case let error as URLError where error.code == .cancelled:
             self = .cancelled
         default:
-            self = .transport(TransportFailure(underlying: error, url: url))
+            self = .transport(TransportFailure(underlying: error, url: url, method: method))
         }
     }
 
@@ -34,21 +35,32 @@ extension WebserviceError {
     /// - Parameters:
     ///   - error: The error a parse function threw.
     ///   - url: The URL whose body was parsed.
-    public init(parseError error: any Error, url: URL?) {
+    ///   - method: The method of the request.
+    public init(parseError error: any Error, url: URL?, method: HTTPMethod? = nil) {
         switch error {
         case let error as WebserviceError:
             self = error
         case let error as DecodingError:
-            self = .decoding(DecodingFailure(decodingError: error, url: url))
+            self = .decoding(DecodingFailure(decodingError: error, url: url, method: method))
         default:
             self = .decoding(
-                DecodingFailure(codingPath: "", message: String(describing: error), url: url)
+                DecodingFailure(
+                    codingPath: "",
+                    message: String(describing: error),
+                    expectation: "\(type(of: error))",
+                    url: url,
+                    method: method
+                )
             )
         }
     }
 
     /// The error for a response whose status was not accepted.
-    static func status(_ response: HTTPURLResponse, body: Data) -> WebserviceError {
+    static func status(
+        _ response: HTTPURLResponse,
+        body: Data,
+        method: HTTPMethod? = nil
+    ) -> WebserviceError {
         if response.statusCode == 304 {
             return .notModifiedWithoutCache(url: response.url)
         }
@@ -61,7 +73,8 @@ extension WebserviceError {
                 statusCode: response.statusCode,
                 headers: headers,
                 body: body,
-                url: response.url
+                url: response.url,
+                method: method
             )
         )
     }
@@ -69,7 +82,7 @@ extension WebserviceError {
 
 extension WebserviceError.DecodingFailure {
     /// Creates a decoding failure from a `DecodingError`, keeping its coding path.
-    init(decodingError error: DecodingError, url: URL?) {
+    init(decodingError error: DecodingError, url: URL?, method: HTTPMethod?) {
         let context: DecodingError.Context
         let detail: String
         switch error {
@@ -86,7 +99,7 @@ extension WebserviceError.DecodingFailure {
             context = errorContext
             detail = "data corrupted"
         @unknown default:
-            self.init(codingPath: "", message: String(describing: error), url: url)
+            self.init(codingPath: "", message: String(describing: error), url: url, method: method)
             return
         }
         let underlying = (context.underlyingError as? NSError)?.localizedDescription
@@ -94,7 +107,13 @@ extension WebserviceError.DecodingFailure {
             .compactMap { $0 }
             .filter { !$0.isEmpty }
             .joined(separator: ": ")
-        self.init(codingPath: context.codingPath.pathDescription, message: message, url: url)
+        self.init(
+            codingPath: context.codingPath.pathDescription,
+            message: message,
+            expectation: detail,
+            url: url,
+            method: method
+        )
     }
 }
 

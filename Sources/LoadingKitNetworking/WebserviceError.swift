@@ -50,16 +50,39 @@ extension WebserviceError {
         public let message: String
         /// The URL that was requested.
         public let url: URL?
-        /// The error the transport threw.
+        /// The method of the request, when known.
+        public let method: HTTPMethod?
+        /// The error the transport threw. Printing it may print the whole URL, query
+        /// and user included: log ``WebserviceError/description`` instead.
         public let underlying: any Error
 
         /// Creates a transport failure from the error a transport threw.
-        public init(underlying: any Error, url: URL?) {
+        ///
+        /// - Parameters:
+        ///   - underlying: The error the transport threw.
+        ///   - url: The URL that was requested.
+        ///   - method: The method of the request.
+        public init(underlying: any Error, url: URL?, method: HTTPMethod? = nil) {
             let urlError = underlying as? URLError
             self.code = urlError?.code
-            self.message = urlError?.localizedDescription ?? String(describing: underlying)
+            self.message = urlError.map(Self.message(for:)) ?? "\(type(of: underlying))"
             self.url = url
+            self.method = method
             self.underlying = underlying
+        }
+
+        /// What went wrong, by code: `URLError`'s own texts can name the URL.
+        private static func message(for error: URLError) -> String {
+            switch error.code {
+            case .timedOut: "the request timed out"
+            case .cannotConnectToHost: "could not connect to the server"
+            case .cannotFindHost, .dnsLookupFailed: "the server was not found"
+            case .networkConnectionLost: "the connection was lost"
+            case .notConnectedToInternet: "not connected to the network"
+            case .badServerResponse: "the server sent a malformed response"
+            case .secureConnectionFailed: "a secure connection could not be made"
+            default: "URL error \(error.code.rawValue)"
+            }
         }
 
         /// Two failures are equal when their code, message and URL are.
@@ -82,13 +105,29 @@ extension WebserviceError {
         public let body: Data
         /// The URL that answered.
         public let url: URL?
+        /// The method of the request, when known.
+        public let method: HTTPMethod?
 
         /// Creates a status failure.
-        public init(statusCode: Int, headers: [String: String], body: Data, url: URL?) {
+        ///
+        /// - Parameters:
+        ///   - statusCode: The response's status code.
+        ///   - headers: The response's header fields.
+        ///   - body: The response body.
+        ///   - url: The URL that answered.
+        ///   - method: The method of the request.
+        public init(
+            statusCode: Int,
+            headers: [String: String],
+            body: Data,
+            url: URL?,
+            method: HTTPMethod? = nil
+        ) {
             self.statusCode = statusCode
             self.headers = headers
             self.body = body
             self.url = url
+            self.method = method
         }
 
         /// The value of the header field `name`, compared without case.
@@ -109,16 +148,37 @@ extension WebserviceError {
         /// Where in the document decoding failed, as a path such as `items[3].title`;
         /// empty when the document as a whole was unreadable.
         public let codingPath: String
-        /// A readable account of what was wrong.
+        /// A readable account of what was wrong. It can quote the body, so the
+        /// error's ``WebserviceError/description`` shows ``expectation`` instead.
         public let message: String
+        /// What the decoder expected, such as `expected Int` or `missing key "id"`,
+        /// without any text of the body; empty when unknown.
+        public let expectation: String
         /// The URL whose body failed to decode.
         public let url: URL?
+        /// The method of the request, when known.
+        public let method: HTTPMethod?
 
         /// Creates a decoding failure.
-        public init(codingPath: String, message: String, url: URL?) {
+        ///
+        /// - Parameters:
+        ///   - codingPath: Where in the document decoding failed.
+        ///   - message: A readable account of what was wrong.
+        ///   - expectation: What the decoder expected, without text of the body.
+        ///   - url: The URL whose body failed to decode.
+        ///   - method: The method of the request.
+        public init(
+            codingPath: String,
+            message: String,
+            expectation: String = "",
+            url: URL?,
+            method: HTTPMethod? = nil
+        ) {
             self.codingPath = codingPath
             self.message = message
+            self.expectation = expectation
             self.url = url
+            self.method = method
         }
     }
 }

@@ -93,15 +93,14 @@ struct DemoTests {
 
     @Test("an unreachable --url ends with a one-line error and a non-zero exit")
     func unreachableURL() async throws {
-        let closed = try LoopbackServer()
-        let url = closed.url("/issues")
-        closed.stop()
+        let refusing = try RefusingPort()
+        let url = URL(string: "http://127.0.0.1:\(refusing.port)/issues")!
         let output = BufferOutput()
         #expect(
             await DemoCommand.run(arguments: ["--url", url.absoluteString], output: output) == 1
         )
         let last = try #require(output.lines.last)
-        #expect(last.hasPrefix("error: Transport failure from \(url.absoluteString)"))
+        #expect(last.hasPrefix("error: Transport failure for GET \(url.absoluteString)"))
         #expect(output.lines.filter { $0.hasPrefix("error:") }.count == 1)
     }
 
@@ -158,5 +157,39 @@ struct DemoTests {
         let output = BufferOutput()
         #expect(await DemoCommand.run(arguments: arguments, output: output) == status)
         #expect(!output.text.isEmpty)
+    }
+}
+
+/// A port on 127.0.0.1 that is bound but never listens: connecting to it is refused,
+/// and no other test's server can take it while this lives (a stopped server's port
+/// can be taken by a server of a test running in parallel).
+private final class RefusingPort {
+    struct Unavailable: Error {}
+
+    let port: UInt16
+    private let descriptor: Int32
+
+    init() throws {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
+                bind(descriptor, address, length) == 0
+                    && getsockname(descriptor, address, &length) == 0
+            }
+        }
+        guard descriptor >= 0, bound else {
+            close(descriptor)
+            throw Unavailable()
+        }
+        self.descriptor = descriptor
+        port = UInt16(bigEndian: address.sin_port)
+    }
+
+    deinit {
+        close(descriptor)
     }
 }

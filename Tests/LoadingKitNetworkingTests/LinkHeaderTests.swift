@@ -79,6 +79,36 @@ struct LinkHeaderTests {
         #expect(LinkHeader(value).next == nil)
     }
 
+    @Test(
+        "a malformed value never hides the next link, and common loose forms are accepted",
+        arguments: [
+            #"x<, <https://x.test/a>; rel="next""#,
+            #"<https://x.test/bad> rel=prev, <https://x.test/a>; rel="next""#,
+            #"<https://x.test/bad, <https://x.test/a>; rel=next"#,
+            #"garbage; x=<y, <https://x.test/a>; rel=next"#,
+            #"<https://x.test/a>; rel="next";"#,
+            #"<https://x.test/a>; rel="next page""#,
+            #"<https://x.test/a>; rel=next ; , <https://x.test/b>; rel=last"#,
+        ]
+    )
+    func recovers(value: String) {
+        #expect(LinkHeader(value).next == URL(string: "https://x.test/a"))
+    }
+
+    @Test("a malformed field line does not hide the next one, joined or apart")
+    func malformedFieldLine() {
+        let lines = ["<https://x.test/bad> rel=prev", #"<https://x.test/a>; rel="next""#]
+        let url = URL(string: "https://x.test/a")
+        #expect(LinkHeader(fieldValues: lines).next == url)
+        #expect(LinkHeader(lines.joined(separator: ", ")).next == url)
+    }
+
+    @Test("a target holding , and ; is kept whole")
+    func targetWithSeparators() {
+        let header = LinkHeader(#"<https://x.test/a?ids=1,2;v=3>; rel="next""#)
+        #expect(header.next?.absoluteString == "https://x.test/a?ids=1,2;v=3")
+    }
+
     @Test("a malformed link is dropped and the rest are kept")
     func malformedAmongGood() {
         let header = LinkHeader(

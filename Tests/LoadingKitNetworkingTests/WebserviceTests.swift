@@ -46,8 +46,7 @@ struct WebserviceTests {
         #expect(failure.header("content-type") == "application/json; charset=utf-8")
         #expect(failure.bodyText?.contains("Validation Failed") == true)
         #expect(
-            error?.description.hasPrefix("Bad status 422 from https://api.example.com/episodes/1")
-                == true
+            error?.description == "Bad status 422 for GET https://api.example.com/episodes/1"
         )
     }
 

@@ -49,6 +49,30 @@ struct SecurityTests {
         #expect(elsewhere.requests.isEmpty)
     }
 
+    @Test("a first page redirected to another origin does not lead the pages there")
+    func redirectedFirstPage() async throws {
+        let home = try LoopbackServer()
+        let elsewhere = try LoopbackServer()
+        let landing = elsewhere.url("/issues?page=1")
+        let next = elsewhere.url("/issues?page=2")
+        home.route("/issues") { _ in .status(302, headers: [("Location", landing.absoluteString)]) }
+        elsewhere.route("/issues") { _ in
+            .json(
+                [GitHubIssue(id: 1, number: 1, title: "a")],
+                headers: [("Link", "<\(next)>; rel=\"next\"")]
+            )
+        }
+        let first = home.url("/issues")
+        let screen = PagedScreen<GitHubIssue, URL>(transport: Self.transport) { next in
+            Resource.linked(url: next ?? first).header("Authorization", "Bearer s3cret")
+        }
+        await screen.loadAllPages()
+        #expect(screen.items.map(\.id) == [1])
+        #expect(screen.pagination.hasMorePages == false)
+        #expect(elsewhere.requests.count == 1)
+        #expect(elsewhere.requests.first?.header("Authorization") == nil)
+    }
+
     @Test("following another origin is the conformer's explicit choice")
     func crossOriginAllowed() async throws {
         let (_, elsewhere) = try await crossOriginPages(allowed: true)

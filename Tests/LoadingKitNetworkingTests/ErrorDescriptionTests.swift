@@ -1,0 +1,102 @@
+import Foundation
+import LoadingKitNetworking
+import LoadingKitTesting
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Error descriptions end up in logs and crash reports: one line with the kind, the
+/// status or coding path, the method and the URL without query, fragment or user —
+/// never a header value or text of the body, however the error is printed.
+@Suite("Error descriptions", .timeLimit(.minutes(1)))
+struct ErrorDescriptionTests {
+    static let transport = URLSessionTransport(configuration: .init(timeout: 10))
+    let secretURL = "/account?api_key=s3cret#frag-s3cret"
+
+    /// Every way a person or a logger prints an error.
+    func printed(_ error: WebserviceError) -> [String] {
+        var dumped = ""
+        dump(error, to: &dumped)
+        return [
+            error.description, String(describing: error), String(reflecting: error), "\(error)",
+            dumped, String(describing: [error]),
+        ]
+    }
+
+    func load<A: Sendable>(_ resource: Resource<A>) async -> WebserviceError? {
+        do {
+            _ = try await Webservice(transport: Self.transport).load(resource)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    @Test("a bad status: status, method and URL, no body, header, query or fragment")
+    func badStatus() async throws {
+        let server = try LoopbackServer()
+        server.route("/account") { _ in
+            .text(
+                "<html>\n<p>token s3cret</p>\n</html>",
+                status: 403,
+                headers: [("Set-Cookie", "session=s3cret")]
+            )
+        }
+        let resource = Resource<Episode>(url: server.url(secretURL))
+            .header("Authorization", "Bearer s3cret")
+        let error = try #require(await load(resource))
+        #expect(error.description == "Bad status 403 for GET \(server.url("/account"))")
+        for text in printed(error) {
+            #expect(!text.contains("s3cret"), "\(text)")
+        }
+        guard case .badStatus(let failure) = error else { return }
+        #expect(failure.bodyText?.contains("token s3cret") == true)
+    }
+
+    @Test("a decoding failure: path and expectation, never the body's values")
+    func decoding() async throws {
+        let server = try LoopbackServer()
+        server.route("/episode") { _ in .text(#"{"id": "s3cret", "title": "t"}"#) }
+        let error = try #require(await load(Resource<Episode>(url: server.url("/episode"))))
+        #expect(error.description.hasPrefix("Decoding failed at id for GET"))
+        for text in printed(error) {
+            #expect(!text.contains("s3cret"), "\(text)")
+        }
+        let garbage = try LoopbackServer()
+        garbage.route("/episode") { _ in .text("s3cret<not json>") }
+        let unreadable = try #require(await load(Resource<Episode>(url: garbage.url("/episode"))))
+        for text in printed(unreadable) {
+            #expect(!text.contains("s3cret"), "\(text)")
+        }
+    }
+
+    @Test("a transport failure: no user, password, query or underlying error text")
+    func transport() {
+        let url = URL(string: "https://user:pa55@x.test/a?token=s3cret#s3cret")!
+        let error = WebserviceError(
+            transportError: URLError(.timedOut, userInfo: [NSURLErrorFailingURLErrorKey: url]),
+            url: url,
+            method: .get
+        )
+        #expect(
+            error.description == "Transport failure for GET https://x.test/a: the request timed out"
+        )
+        for text in printed(error) {
+            for leak in ["s3cret", "pa55", "user"] {
+                #expect(!text.contains(leak), "\(leak) in \(text)")
+            }
+        }
+    }
+
+    @Test("every description is one line")
+    func oneLine() async throws {
+        let server = try LoopbackServer()
+        server.route("/html") { _ in
+            .text("<html>\n<body>\nNot found\n</body>\n</html>", status: 404)
+        }
+        let error = try #require(await load(Resource<Episode>(url: server.url("/html"))))
+        #expect(!error.description.contains("\n"))
+    }
+}
