@@ -22,7 +22,9 @@ public protocol Transport: Sendable {
     /// Sends `request` and returns the body and the response, whatever its status.
     ///
     /// A transport ends promptly when the calling task is cancelled, throwing
-    /// `CancellationError`, `URLError(.cancelled)` or ``WebserviceError/cancelled``.
-    /// It reports download progress to ``TransferProgress/observer`` when it can.
+    /// `CancellationError`, `URLError(.cancelled)` or ``WebserviceError/cancelled``,
+    /// and ends the request with `URLError(.timedOut)` once its `timeoutInterval` has
+    /// passed, however slowly the body arrives (``URLSessionTransport`` does both). It
+    /// reports download progress to ``TransferProgress/observer`` when it can.
     func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse)
 }

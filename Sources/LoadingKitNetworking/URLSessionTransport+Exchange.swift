@@ -64,6 +64,11 @@ extension URLSessionTransport {
             abort(with: CancellationError())
         }
 
+        /// Ends the exchange at its deadline with `URLError(.timedOut)`.
+        func expire() {
+            abort(with: URLError(.timedOut))
+        }
+
         /// Ends the exchange with `error` and cancels the task from the cancellation
         /// queue.
         private func abort(with error: any Error) {

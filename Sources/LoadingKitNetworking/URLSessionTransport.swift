@@ -38,7 +38,9 @@ public final class URLSessionTransport: Transport {
         /// Defaults to 64 MiB.
         public var maximumResponseSize: Int
         /// Seconds without data after which a request fails with
-        /// `URLError(.timedOut)`; whole seconds, at least one. Defaults to 60.
+        /// `URLError(.timedOut)`; whole seconds, at least one. Defaults to 60. Each
+        /// request also has an overall deadline, its own `timeoutInterval`, however
+        /// slowly its body arrives.
         public var timeout: TimeInterval
         /// The most connections open to one host at a time. Defaults to 6.
         public var maximumConnectionsPerHost: Int
@@ -48,6 +50,9 @@ public final class URLSessionTransport: Transport {
         public var additionalHeaders: [String: String]
         /// What redirects are followed, and with which header fields.
         public var redirects: RedirectPolicy
+        /// The clock request deadlines are kept on. Default: `ContinuousClock()`;
+        /// tests give a `ManualClock`.
+        public var clock: any LoadingClock
 
         /// Creates a configuration.
         ///
@@ -57,18 +62,21 @@ public final class URLSessionTransport: Transport {
         ///   - maximumConnectionsPerHost: The most connections open to one host.
         ///   - additionalHeaders: Header fields sent with every request.
         ///   - redirects: What redirects are followed, and with which header fields.
+        ///   - clock: The clock request deadlines are kept on.
         public init(
             maximumResponseSize: Int = 64 << 20,
             timeout: TimeInterval = 60,
             maximumConnectionsPerHost: Int = 6,
             additionalHeaders: [String: String] = [:],
-            redirects: RedirectPolicy = RedirectPolicy()
+            redirects: RedirectPolicy = RedirectPolicy(),
+            clock: any LoadingClock = ContinuousClock()
         ) {
             self.maximumResponseSize = maximumResponseSize
             self.timeout = timeout
             self.maximumConnectionsPerHost = maximumConnectionsPerHost
             self.additionalHeaders = additionalHeaders
             self.redirects = redirects
+            self.clock = clock
         }
     }
 
@@ -83,6 +91,7 @@ public final class URLSessionTransport: Transport {
     /// invalidate it.
     public let session: URLSession
     private let delegate: SessionDelegate
+    private let deadlines: DeadlineScheduler
 
     /// Creates a transport with its own session.
     public init(configuration: Configuration = Configuration()) {
@@ -96,6 +105,7 @@ public final class URLSessionTransport: Transport {
         queue.name = "LoadingKit.URLSessionTransport"
         queue.maxConcurrentOperationCount = 1
         delegate = SessionDelegate(redirects: configuration.redirects)
+        deadlines = DeadlineScheduler(clock: configuration.clock)
         session = URLSession(
             configuration: sessionConfiguration,
             delegate: delegate,
@@ -109,10 +119,12 @@ public final class URLSessionTransport: Transport {
 
     /// Sends `request` through the session.
     ///
+    /// - Parameter request: The request; its `timeoutInterval` is its overall
+    ///   deadline.
     /// - Returns: The body and the response, whatever its status.
-    /// - Throws: `URLError` when the request fails, `CancellationError` when the task
-    ///   is cancelled, ``WebserviceError/responseTooLarge(limit:)`` past the size
-    ///   limit.
+    /// - Throws: `URLError` when the request fails — `URLError(.timedOut)` past the
+    ///   idle timeout or the deadline —, `CancellationError` when the task is
+    ///   cancelled, ``WebserviceError/responseTooLarge(limit:)`` past the size limit.
     public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
         let task = session.dataTask(with: withAdditionalHeaders(request))
         let exchange = Exchange(
@@ -123,6 +135,9 @@ public final class URLSessionTransport: Transport {
         // The exchange is registered before the cancellation handler exists, so a
         // cancellation or an early completion always finds it.
         delegate.register(exchange, for: task)
+        let deadline = configuration.clock.now.advanced(by: .seconds(request.timeoutInterval))
+        let expiry = deadlines.schedule(at: deadline) { exchange.expire() }
+        defer { deadlines.cancel(expiry) }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 if exchange.start(continuation) {

@@ -1,0 +1,71 @@
+import Foundation
+import LoadingKitNetworking
+import LoadingKitTesting
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Every request ends by its deadline — the resource's timeout — however slowly its
+/// body arrives: the transport's own timeout only fires when nothing arrives at all.
+@Suite("Request deadlines", .timeLimit(.minutes(1)))
+struct DeadlineTests {
+    static let transport = URLSessionTransport(configuration: .init(timeout: 10))
+
+    /// A server whose `/slow` sends a 20-byte body in 20 parts, one every `interval`.
+    func slowServer(every interval: Duration) throws -> LoopbackServer {
+        let server = try LoopbackServer()
+        server.route("/slow") { _ in
+            .text(String(repeating: "x", count: 20)).trickled(in: 20, every: interval)
+        }
+        return server
+    }
+
+    func expectTimedOut(_ load: () async throws -> Void) async {
+        let error = await #expect(throws: WebserviceError.self) { try await load() }
+        guard case .transport(let failure)? = error else {
+            Issue.record("expected a transport failure, got \(String(describing: error))")
+            return
+        }
+        #expect(failure.code == .timedOut)
+    }
+
+    @Test("a trickling body ends at the deadline on the transport's clock")
+    func deadlineOnTheInjectedClock() async throws {
+        let server = try slowServer(every: .milliseconds(500))
+        let clock = ManualClock()
+        let transport = URLSessionTransport(configuration: .init(timeout: 10, clock: clock))
+        let webservice = Webservice(transport: transport)
+        let slow = Resource<String>(request: URLRequest(url: server.url("/slow"))) { data, _ in
+            String(decoding: data, as: UTF8.self)
+        }.timeout(2)
+        let load = Task { try await webservice.load(slow) }
+        await server.waitForRequests(1)
+        await clock.waitForSleepers(1)
+        clock.advance(by: .seconds(2))
+        await expectTimedOut { _ = try await load.value }
+    }
+
+    @Test("a trickling body ends at the deadline on the live clock, not when it is complete")
+    func deadlineOnTheLiveClock() async throws {
+        let server = try slowServer(every: .milliseconds(300))
+        let slow = Resource<String>(request: URLRequest(url: server.url("/slow"))) { data, _ in
+            String(decoding: data, as: UTF8.self)
+        }.timeout(2)
+        await expectTimedOut { _ = try await Webservice(transport: Self.transport).load(slow) }
+    }
+
+    @Test("requests that end in time are not affected by deadlines passing later")
+    func inTime() async throws {
+        let server = try LoopbackServer()
+        server.route("/fast") { _ in .json(Episode(id: 1, title: "Pilot")) }
+        let clock = ManualClock()
+        let transport = URLSessionTransport(configuration: .init(timeout: 10, clock: clock))
+        let webservice = Webservice(transport: transport)
+        let fast = Resource<Episode>(url: server.url("/fast"))
+        #expect(try await webservice.load(fast.timeout(5)).title == "Pilot")
+        clock.advance(by: .seconds(6))
+        #expect(try await webservice.load(fast.timeout(5)).title == "Pilot")
+    }
+}
