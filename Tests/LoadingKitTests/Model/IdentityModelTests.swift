@@ -14,23 +14,17 @@ import Testing
 /// only ever shows the value of the resource it last asked for, never configures a
 /// cancelled load, and every load ends.
 ///
-/// `LOADINGKIT_MODEL_SEQUENCES` sets how many seeded sequences run.
+/// `LOADINGKIT_MODEL_SEQUENCES` and `LOADINGKIT_MODEL_SEED` work as for the
+/// interleavings (see ``SeededSequences``).
 @MainActor
 @Suite("Randomized resource switches", .timeLimit(.minutes(10)))
 struct IdentityModelTests {
     @Test("seeded random switches keep every screen on its own resource")
     func randomSwitches() async throws {
-        let count = InterleavingTests.sequenceCount
-        var failures: [String] = []
-        for seed in 0..<UInt64(count) {
+        await SeededSequences.expectNoViolations("resource switches") { seed in
             var run = SwitchRun(seed: seed)
-            let violations = await run.run()
-            if !violations.isEmpty {
-                failures.append("seed \(seed): \(violations.prefix(3).joined(separator: "; "))")
-            }
+            return await run.run()
         }
-        print("resource switches: \(count) sequences, \(failures.count) failed")
-        #expect(failures.isEmpty, "\(failures.prefix(5).joined(separator: "\n"))")
     }
 }
 

@@ -8,34 +8,17 @@ import Testing
 /// responses in any order, checked step by step against the rules of DESIGN.md.
 ///
 /// `LOADINGKIT_MODEL_SEQUENCES` sets how many seeded sequences run (CI runs 10,000);
-/// a failure prints its seed, and `LOADINGKIT_MODEL_SEED` replays one.
+/// a failure prints its seed, and `LOADINGKIT_MODEL_SEED` replays one (see
+/// ``SeededSequences``).
 @MainActor
 @Suite("Randomized interleavings", .timeLimit(.minutes(10)))
 struct InterleavingTests {
-    static var sequenceCount: Int {
-        ProcessInfo.processInfo.environment["LOADINGKIT_MODEL_SEQUENCES"].flatMap(Int.init) ?? 300
-    }
-
     @Test("seeded random sequences keep every invariant")
     func randomSequences() async throws {
-        if let seed = ProcessInfo.processInfo.environment["LOADINGKIT_MODEL_SEED"].flatMap(
-            UInt64.init
-        ) {
+        await SeededSequences.expectNoViolations("interleavings") { seed in
             var run = ModelRun(seed: seed)
-            let violations = await run.run()
-            #expect(violations.isEmpty, "seed \(seed): \(violations.joined(separator: "; "))")
-            return
+            return await run.run()
         }
-        var failures: [String] = []
-        for seed in 0..<UInt64(Self.sequenceCount) {
-            var run = ModelRun(seed: seed)
-            let violations = await run.run()
-            if !violations.isEmpty {
-                failures.append("seed \(seed): \(violations.prefix(3).joined(separator: "; "))")
-            }
-        }
-        print("interleavings: \(Self.sequenceCount) sequences, \(failures.count) failed")
-        #expect(failures.isEmpty, "\(failures.prefix(5).joined(separator: "\n"))")
     }
 }
 
