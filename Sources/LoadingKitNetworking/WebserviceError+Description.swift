@@ -51,3 +51,36 @@ extension WebserviceError: CustomStringConvertible, CustomDebugStringConvertible
         }
     }
 }
+
+extension WebserviceError.TransportFailure: CustomStringConvertible,
+    CustomDebugStringConvertible, CustomReflectable
+{
+    /// The same as the error's description: no user, password, query or fragment.
+    public var description: String { WebserviceError.transport(self).description }
+    /// The same as ``description``.
+    public var debugDescription: String { description }
+    /// A mirror with the ``description`` only: `underlying` can name the whole URL.
+    public var customMirror: Mirror { Mirror(self, children: ["description": description]) }
+}
+
+extension WebserviceError.StatusFailure: CustomStringConvertible,
+    CustomDebugStringConvertible, CustomReflectable
+{
+    /// The same as the error's description: no header value or text of the body.
+    public var description: String { WebserviceError.badStatus(self).description }
+    /// The same as ``description``.
+    public var debugDescription: String { description }
+    /// A mirror with the ``description`` only: headers and body can hold secrets.
+    public var customMirror: Mirror { Mirror(self, children: ["description": description]) }
+}
+
+extension WebserviceError.DecodingFailure: CustomStringConvertible,
+    CustomDebugStringConvertible, CustomReflectable
+{
+    /// The same as the error's description: no text of the body.
+    public var description: String { WebserviceError.decoding(self).description }
+    /// The same as ``description``.
+    public var debugDescription: String { description }
+    /// A mirror with the ``description`` only: the message can quote the body.
+    public var customMirror: Mirror { Mirror(self, children: ["description": description]) }
+}

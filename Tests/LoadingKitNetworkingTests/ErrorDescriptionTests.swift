@@ -15,14 +15,23 @@ struct ErrorDescriptionTests {
     static let transport = URLSessionTransport(configuration: .init(timeout: 10))
     let secretURL = "/account?api_key=s3cret#frag-s3cret"
 
-    /// Every way a person or a logger prints an error.
+    /// Every way a person or a logger prints an error, or the failure it carries.
     func printed(_ error: WebserviceError) -> [String] {
-        var dumped = ""
-        dump(error, to: &dumped)
-        return [
-            error.description, String(describing: error), String(reflecting: error), "\(error)",
-            dumped, String(describing: [error]),
-        ]
+        let failure: Any? =
+            switch error {
+            case .transport(let failure): failure
+            case .badStatus(let failure): failure
+            case .decoding(let failure): failure
+            default: nil
+            }
+        return [error, failure as Any].flatMap { value -> [String] in
+            var dumped = ""
+            dump(value, to: &dumped)
+            return [
+                String(describing: value), String(reflecting: value), "\(value)", dumped,
+                String(describing: [value]),
+            ]
+        }
     }
 
     func load<A: Sendable>(_ resource: Resource<A>) async -> WebserviceError? {
