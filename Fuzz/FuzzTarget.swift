@@ -1,8 +1,13 @@
 import Foundation
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 /// The libFuzzer entry point: the first byte picks the parser, the rest is its input.
 ///
-/// 0: `LinkHeader`, 1: `RetryAfter` (and the HTTP dates behind it), 2: `PageCursor`
+/// 0: `LinkHeader`, 1: `RetryAfter` and `CacheDirectives` (and the HTTP dates behind
+/// them), 2: `PageCursor`
 /// through `JSONDecoder`, 3: `LinkHeader` of a malformed value followed by a valid
 /// `rel="next"`, which must be found. Any crash, hang or slow input is a finding.
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -24,6 +29,17 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     case 1:
         if case .seconds(let seconds) = RetryAfter(text) {
             precondition(seconds >= 0, "negative Retry-After")
+        }
+        let fields = ["Cache-Control": text, "Expires": text, "Age": text, "Pragma": text]
+        if let response = HTTPURLResponse(
+            url: URL(string: "https://api.example.com/a")!,
+            statusCode: 200,
+            httpVersion: "HTTP/1.1",
+            headerFields: fields
+        ) {
+            let lifetime = CacheDirectives(response: response, receivedAt: Date())
+                .freshnessLifetime
+            precondition(lifetime.map { $0 >= .zero } ?? true, "negative freshness")
         }
     case 2:
         _ = try? JSONDecoder().decode([PageCursor?].self, from: input)

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Fuzzes the kit's parsers — LinkHeader, RetryAfter (with HTTP dates) and
-# PageCursor — with libFuzzer and AddressSanitizer.
+# Fuzzes the kit's parsers — LinkHeader, RetryAfter and CacheDirectives (with HTTP
+# dates) and PageCursor — with libFuzzer and AddressSanitizer.
 #
 #   bash Fuzz/run.sh             # 1,000,000 executions
 #   bash Fuzz/run.sh 5000000     # more
@@ -18,6 +18,7 @@ swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name LoadingKitFuzz
     Sources/LoadingKitNetworking/LinkHeaderParser.swift \
     Sources/LoadingKitNetworking/RetryAfter.swift \
     Sources/LoadingKitNetworking/HTTPDate.swift \
+    Sources/LoadingKitNetworking/CacheDirectives.swift \
     Sources/LoadingKit/PageCursor.swift \
     -o .build-fuzz/fuzz-parsers
 work=$(mktemp -d)

@@ -43,7 +43,8 @@ extension Loading {
     ///   - completion: Called on the main actor with the state once the load has ended
     ///     (also when it was skipped, superseded or cancelled), unless the loader was
     ///     released.
-    /// - Returns: A handle that cancels the load.
+    /// - Returns: A handle that cancels the load — when this call started it; a load
+    ///   it joined goes on for whoever started it.
     @discardableResult
     public func startLoading(
         resource: Resource<ResourceType>,
@@ -141,7 +142,7 @@ extension Loading {
             return age < maxAge
         }
         let directives = loadingRuntime.contentDirectives
-        if directives?.requiresRevalidation == true {
+        if directives?.requiresRevalidation == true || directives?.forbidsStoring == true {
             return false
         }
         return directives?.freshnessLifetime.map { age < $0 } ?? true

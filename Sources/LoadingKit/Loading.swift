@@ -84,9 +84,10 @@ public protocol Loading: AnyObject, Sendable {
 
     /// How long loaded content stays fresh for ``LoadPolicy/ifNeeded``: older content
     /// is reloaded in the background while it stays shown (stale-while-revalidate).
-    /// Default: `nil`, so the response's own `Cache-Control` (`max-age` less `Age`,
-    /// `no-cache`) or `Expires` decides, and content whose response says nothing is
-    /// fresh until reloaded. When set, it wins over the response.
+    /// Default: `nil`, so the response's own `Cache-Control` (`max-age` less `Age`;
+    /// `no-cache` and `no-store`, always stale) or `Expires` decides, and content whose
+    /// response says nothing is fresh until reloaded. When set, it wins over the
+    /// response.
     var maxAge: Duration? { get }
 
     /// How long after a failure ``LoadPolicy/ifNeeded`` waits before loading again.

@@ -113,9 +113,10 @@ extension Resource {
     ///         items: \.members, next: { $0.response_metadata?.next_cursor })
     /// ```
     ///
-    /// There is no next page when the cursor is missing, `null` or empty. The
-    /// closures have no identity, so each page resource is unique; add
-    /// ``Resource/identified(by:)`` to let equal pages share stored values and requests.
+    /// There is no next page when the cursor is missing, `null` or empty. The parse is
+    /// named by the strategy, the envelope type and `parameter`, not by the closures:
+    /// two lists of one URL and envelope whose closures differ need
+    /// ``Resource/identified(by:)`` to be told apart.
     ///
     /// - Parameters:
     ///   - url: The list's URL.
@@ -134,7 +135,7 @@ extension Resource {
         items: @escaping @Sendable (Envelope) -> [Item],
         next: @escaping @Sendable (Envelope) -> PageCursor?
     ) -> Resource<Page<Item, String>> where A == Page<Item, String> {
-        .enveloped(url: url, parameter: parameter, value: cursor, decoder: decoder) {
+        .enveloped(url: url, parameter: parameter, value: cursor, decoder: decoder, as: "cursor") {
             (body: Envelope) in Page(items: items(body), next: next(body)?.value)
         }
     }
@@ -147,8 +148,9 @@ extension Resource {
     ///                items: \.data, hasMore: \.hasMore, cursor: \.id)
     /// ```
     ///
-    /// The closures have no identity, so each page resource is unique; add
-    /// ``Resource/identified(by:)`` to let equal pages share stored values and requests.
+    /// The parse is named by the strategy, the envelope type and `parameter`, not by
+    /// the closures: two lists of one URL and envelope whose closures differ need
+    /// ``Resource/identified(by:)`` to be told apart.
     ///
     /// - Parameters:
     ///   - url: The list's URL.
@@ -169,8 +171,13 @@ extension Resource {
         hasMore: @escaping @Sendable (Envelope) -> Bool,
         cursor: @escaping @Sendable (Item) -> String
     ) -> Resource<Page<Item, String>> where A == Page<Item, String> {
-        .enveloped(url: url, parameter: parameter, value: after, decoder: decoder) {
-            (body: Envelope) in
+        .enveloped(
+            url: url,
+            parameter: parameter,
+            value: after,
+            decoder: decoder,
+            as: "startingAfter"
+        ) { (body: Envelope) in
             let page = items(body)
             return Page(items: page, next: hasMore(body) ? page.last.map(cursor) : nil)
         }
@@ -209,16 +216,20 @@ extension Resource {
 
 extension Resource {
     /// A resource of a page decoded from an `Envelope`, asked for with `value` in the
-    /// query item `parameter` (none for the first page).
+    /// query item `parameter` (none for the first page), whose parse is named by the
+    /// `strategy`, the envelope and the item types and the parameter.
     fileprivate static func enveloped<Item: Sendable, Envelope: Decodable & SendableMetatype>(
         url: URL,
         parameter: String,
         value: String?,
         decoder: JSONDecoder?,
+        as strategy: String,
         page: @escaping @Sendable (Envelope) -> Page<Item, String>
     ) -> Resource<Page<Item, String>> where A == Page<Item, String> {
         let query = value.map { [URLQueryItem(name: parameter, value: $0)] } ?? []
-        return Resource<Envelope>(url: url, query: query, decoder: decoder).map(page)
+        let key = "\(strategy)(\(String(reflecting: Envelope.self)), \(parameter))"
+        return Resource<Envelope>(url: url, query: query, decoder: decoder)
+            .map(identifiedBy: key, page)
     }
 
     /// A resource of a page whose items are this resource's array and whose next

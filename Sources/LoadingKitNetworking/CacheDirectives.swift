@@ -58,7 +58,11 @@ public struct CacheDirectives: Sendable, Hashable {
         var maxAge: Duration?
         if let control = header("Cache-Control") {
             for directive in control.split(separator: ",") {
-                let parts = directive.split(separator: "=", maxSplits: 1)
+                let parts = directive.split(
+                    separator: "=",
+                    maxSplits: 1,
+                    omittingEmptySubsequences: false
+                )
                 let name = parts[0].trimmingCharacters(in: .whitespaces).lowercased()
                 switch name {
                 case "no-store":

@@ -118,7 +118,9 @@ final class Coalescer: Sendable {
         operation: @escaping @Sendable () async -> T
     ) async -> T? {
         let role: LeaseRole = state.withLock { state in
-            guard state.flights[key] == nil else { return .joins }
+            guard state.flights[key] == nil else {
+                return lease.isCancelled ? .cancelled : .joins
+            }
             let caller = state.nextID
             let flightID = caller + 1
             state.nextID += 2
@@ -148,7 +150,7 @@ final class Coalescer: Sendable {
 
     /// What a caller with a lease does.
     private enum LeaseRole {
-        /// Its lease was cancelled before it could lead.
+        /// Its lease was cancelled before it could lead or join.
         case cancelled
         /// An identical operation is in flight.
         case joins

@@ -43,6 +43,10 @@ package final class FetchLease: Sendable {
         }
     }
 
+    /// Whether the lease was cancelled. Read under the coalescer's lock, so it takes
+    /// only its own.
+    var isCancelled: Bool { state.withLock { $0.isCancelled } }
+
     /// Cancels the task whatever the lease says: the shared request it leads has no
     /// caller left.
     func cancelTask() {

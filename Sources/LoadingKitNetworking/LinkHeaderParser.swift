@@ -13,6 +13,9 @@ struct LinkHeaderParser {
     private let base: URL?
     private var bytes: [UInt8] = []
     private var index = 0
+    /// Whether a quoted string ran to the end unterminated: no quote closes after it,
+    /// so every later one fails at once instead of scanning to the end again.
+    private var quotesExhausted = false
 
     init(base: URL?) {
         self.base = base
@@ -21,6 +24,7 @@ struct LinkHeaderParser {
     mutating func parse(_ fieldValue: String) {
         bytes = Array(fieldValue.utf8)
         index = 0
+        quotesExhausted = false
         while true {
             skip(while: { $0 == .comma || $0.isWhitespace })
             guard index < bytes.count else { return }
@@ -45,7 +49,17 @@ struct LinkHeaderParser {
         guard peek == .greaterThan else { return nil }
         let target = String(decoding: bytes[start..<index], as: UTF8.self)
         index += 1
-        guard let parameters = parseParameters(), let url = resolve(target) else { return nil }
+        let parametersStart = index
+        let exhaustedBefore = quotesExhausted
+        guard let parameters = parseParameters() else {
+            // An unterminated quote swallowed the rest: the values after it are
+            // looked for from where the parameters began (once, so still linear).
+            if quotesExhausted && !exhaustedBefore {
+                index = parametersStart
+            }
+            return nil
+        }
+        guard let url = resolve(target) else { return nil }
         let relations =
             parameters["rel"].map { rel in
                 rel.lowercased().split(whereSeparator: \.isWhitespace).map(String.init)
@@ -110,6 +124,7 @@ struct LinkHeaderParser {
 
     /// Reads a quoted string with backslash escapes; `nil` when it is unterminated.
     private mutating func quotedString() -> String? {
+        guard !quotesExhausted else { return nil }
         index += 1
         var value: [UInt8] = []
         while index < bytes.count {
@@ -125,6 +140,7 @@ struct LinkHeaderParser {
                 value.append(byte)
             }
         }
+        quotesExhausted = true
         return nil
     }
 

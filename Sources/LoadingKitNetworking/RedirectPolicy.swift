@@ -17,8 +17,9 @@ import Foundation
 /// A redirect within the origin (scheme, host and port) the request was sent to is
 /// followed as it is. One to another origin is followed without the credential
 /// headers — `Authorization`, `Cookie`, `Proxy-Authorization` and any in
-/// ``credentialHeaders`` — unless the new origin is trusted; with
-/// ``refusesCrossOrigin`` it is not followed at all. A redirect from `https` to
+/// ``credentialHeaders`` — unless the new origin is trusted; one that would send a
+/// body there (a 307 or 308 of a `POST`) is not followed, nor any with
+/// ``refusesCrossOrigin``. A redirect from `https` to
 /// `http` is refused unless ``allowsDowngrade`` is set. A refused redirect ends the
 /// load with its `3xx` response, as ``WebserviceError/badStatus(_:)``.
 public struct RedirectPolicy: Sendable, Equatable {
@@ -75,7 +76,8 @@ public struct RedirectPolicy: Sendable, Equatable {
         {
             return redirected
         }
-        guard !refusesCrossOrigin else { return nil }
+        guard !refusesCrossOrigin, redirected.httpBody == nil, redirected.httpBodyStream == nil
+        else { return nil }
         var stripped = redirected
         let credentials = Set(credentialHeaders.map { $0.lowercased() })
         for name in (redirected.allHTTPHeaderFields ?? [:]).keys

@@ -184,10 +184,16 @@ extension Resource {
         return copy
     }
 
-    /// A copy that gives up when no data arrives for `seconds`.
+    /// A copy that gives up once `seconds` have passed since it was sent, however
+    /// slowly its body arrives (``URLSessionTransport``'s overall deadline), and when no
+    /// data arrives for that long. Every request has such a deadline: `URLRequest`'s
+    /// default is 60 seconds; `.infinity` sets none.
     ///
     /// FoundationNetworking on Linux truncates timeouts to whole seconds and fires a
     /// timeout below one second at once, so values are rounded up to at least 1 s.
+    ///
+    /// - Parameter seconds: The timeout.
+    /// - Returns: The copy.
     public func timeout(_ seconds: TimeInterval) -> Resource {
         var copy = self
         copy.request.timeoutInterval = Swift.max(1, seconds.rounded(.up))

@@ -126,7 +126,7 @@ public final class URLSessionTransport: Transport {
     ///   idle timeout or the deadline —, `CancellationError` when the task is
     ///   cancelled, ``WebserviceError/responseTooLarge(limit:)`` past the size limit.
     public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
-        let task = session.dataTask(with: withAdditionalHeaders(request))
+        let task = session.dataTask(with: prepared(request))
         let exchange = Exchange(
             task: task,
             limit: configuration.maximumResponseSize,
@@ -135,9 +135,10 @@ public final class URLSessionTransport: Transport {
         // The exchange is registered before the cancellation handler exists, so a
         // cancellation or an early completion always finds it.
         delegate.register(exchange, for: task)
-        let deadline = configuration.clock.now.advanced(by: .seconds(request.timeoutInterval))
-        let expiry = deadlines.schedule(at: deadline) { exchange.expire() }
-        defer { deadlines.cancel(expiry) }
+        let expiry = deadline(for: request).map { deadline in
+            deadlines.schedule(at: deadline) { exchange.expire() }
+        }
+        defer { expiry.map(deadlines.cancel) }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 if exchange.start(continuation) {
@@ -149,14 +150,32 @@ public final class URLSessionTransport: Transport {
         }
     }
 
-    /// `request` with the configuration's additional header fields it does not set.
-    private func withAdditionalHeaders(_ request: URLRequest) -> URLRequest {
+    /// When `request` must have ended: its `timeoutInterval` from now; `nil` for an
+    /// infinite or out-of-range one, which sets no deadline.
+    private func deadline(for request: URLRequest) -> ContinuousClock.Instant? {
+        let seconds = request.timeoutInterval
+        guard seconds.isFinite, seconds > 0, seconds < Self.longestTimeout else { return nil }
+        return configuration.clock.now.advanced(by: .seconds(seconds))
+    }
+
+    /// `request` with the configuration's additional header fields it does not set,
+    /// and an infinite or out-of-range timeout brought within what FoundationNetworking
+    /// accepts (it traps on one, converting it to milliseconds).
+    private func prepared(_ request: URLRequest) -> URLRequest {
         let additional = configuration.additionalHeaders
-        guard !additional.isEmpty else { return request }
+        let timeout = request.timeoutInterval
+        guard !additional.isEmpty || !(timeout.isFinite && timeout < Self.longestTimeout)
+        else { return request }
         var request = request
         for (name, value) in additional where request.value(forHTTPHeaderField: name) == nil {
             request.setValue(value, forHTTPHeaderField: name)
         }
+        if !(timeout.isFinite && timeout < Self.longestTimeout) {
+            request.timeoutInterval = Self.longestTimeout
+        }
         return request
     }
+
+    /// The longest timeout passed on, in seconds (about 31 years): longer means none.
+    private static let longestTimeout: TimeInterval = 1e9
 }

@@ -46,6 +46,11 @@ final class ValidatorStore: Sendable {
         }
     }
 
+    /// Forgets every entry.
+    func removeAll() {
+        state.withLock { $0 = State() }
+    }
+
     /// Forgets `key`.
     func remove(_ key: ResourceIdentity) {
         state.withLock { state in

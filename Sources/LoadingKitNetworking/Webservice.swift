@@ -172,6 +172,19 @@ public final class Webservice: Sendable {
         return try outcome.get()
     }
 
+    /// Forgets every stored value and its validators, so that no later load is answered
+    /// from them. Call it when the account changes: cookies the session sets by itself
+    /// and credentials a transport of your own adds are not part of a resource's
+    /// identity, so a value stored for the previous account could otherwise answer a
+    /// `304` for the next. Loads in flight are not affected.
+    ///
+    /// ```swift
+    /// func signOut() { webservice.removeStoredValues() }
+    /// ```
+    public func removeStoredValues() {
+        store.removeAll()
+    }
+
     /// Requests in flight after coalescing.
     public var requestsInFlight: Int { coalescer.flightCount }
 

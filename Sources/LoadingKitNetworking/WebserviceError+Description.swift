@@ -19,7 +19,7 @@ extension WebserviceError: CustomStringConvertible, CustomDebugStringConvertible
         case .decoding(let failure):
             [
                 "Decoding failed",
-                failure.codingPath.isEmpty ? "" : " at \(failure.codingPath)",
+                failure.describedPath.isEmpty ? "" : " at \(failure.describedPath)",
                 Self.target(failure.method, failure.url),
                 failure.expectation.isEmpty ? "" : ": \(failure.expectation)",
             ].joined()

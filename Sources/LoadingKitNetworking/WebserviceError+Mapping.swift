@@ -114,6 +114,7 @@ extension WebserviceError.DecodingFailure {
             url: url,
             method: method
         )
+        describedPath = context.codingPath.redactedPathDescription
     }
 }
 
@@ -129,13 +130,22 @@ extension DecodingError.Context {
 
 extension [any CodingKey] {
     /// The path as written in code: `items[3].title`.
-    fileprivate var pathDescription: String {
+    fileprivate var pathDescription: String { path(naming: { $0.stringValue }) }
+
+    /// The path with the keys read from the body — a dictionary's keys, which can be
+    /// e-mail addresses or tokens — shown as `<key>`: only the keys a model declares
+    /// (`CodingKeys` enumerations) and indices are named.
+    fileprivate var redactedPathDescription: String {
+        path { key in Mirror(reflecting: key).displayStyle == .enum ? key.stringValue : "<key>" }
+    }
+
+    private func path(naming name: (any CodingKey) -> String) -> String {
         var path = ""
         for key in self {
             if let index = key.intValue {
                 path += "[\(index)]"
             } else {
-                path += path.isEmpty ? key.stringValue : ".\(key.stringValue)"
+                path += path.isEmpty ? name(key) : ".\(name(key))"
             }
         }
         return path

@@ -158,6 +158,9 @@ extension WebserviceError {
         public let url: URL?
         /// The method of the request, when known.
         public let method: HTTPMethod?
+        /// The coding path as descriptions show it: keys read from the body, such as a
+        /// dictionary's, are shown as `<key>`.
+        var describedPath: String
 
         /// Creates a decoding failure.
         ///
@@ -179,6 +182,7 @@ extension WebserviceError {
             self.expectation = expectation
             self.url = url
             self.method = method
+            self.describedPath = codingPath
         }
     }
 }

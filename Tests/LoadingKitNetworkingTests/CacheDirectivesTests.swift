@@ -64,6 +64,10 @@ struct CacheDirectivesTests {
                 CacheDirectives(freshnessLifetime: .seconds(5))
             ),
             (["Pragma": "no-cache"], CacheDirectives(requiresRevalidation: true)),
+            (["Cache-Control": "="], CacheDirectives()),
+            (["Cache-Control": ",=,==, =5"], CacheDirectives()),
+            (["Cache-Control": "max-age=60,="], CacheDirectives(freshnessLifetime: .seconds(60))),
+            (["Cache-Control": "max-age"], CacheDirectives(freshnessLifetime: .zero)),
             (
                 ["Pragma": "no-cache", "Cache-Control": "max-age=5"],
                 CacheDirectives(freshnessLifetime: .seconds(5))

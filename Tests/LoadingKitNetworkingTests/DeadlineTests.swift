@@ -56,6 +56,18 @@ struct DeadlineTests {
         await expectTimedOut { _ = try await Webservice(transport: Self.transport).load(slow) }
     }
 
+    @Test("an infinite timeout sets no deadline", arguments: [Double.infinity, 1e300])
+    func noDeadline(seconds: Double) async throws {
+        let server = try LoopbackServer()
+        server.route("/fast") { _ in .json(Episode(id: 1, title: "Pilot")) }
+        var request = URLRequest(url: server.url("/fast"))
+        request.timeoutInterval = seconds
+        let resource = Resource<Episode>(request: request) { data, _ in
+            try JSONDecoder().decode(Episode.self, from: data)
+        }
+        #expect(try await Webservice(transport: Self.transport).load(resource).title == "Pilot")
+    }
+
     @Test("requests that end in time are not affected by deadlines passing later")
     func inTime() async throws {
         let server = try LoopbackServer()

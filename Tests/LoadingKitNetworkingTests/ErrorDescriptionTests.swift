@@ -73,6 +73,15 @@ struct ErrorDescriptionTests {
         for text in printed(error) {
             #expect(!text.contains("s3cret"), "\(text)")
         }
+        let keyed = try LoopbackServer()
+        keyed.route("/sessions") { _ in .text(#"{"sessions": {"sk_s3cret": {"id": "x"}}}"#) }
+        let byKey = try #require(
+            await load(Resource<[String: [String: Episode]]>(url: keyed.url("/sessions")))
+        )
+        #expect(byKey.description.hasPrefix("Decoding failed at <key>.<key>.id for GET"))
+        for text in printed(byKey) {
+            #expect(!text.contains("s3cret"), "\(text)")
+        }
         let garbage = try LoopbackServer()
         garbage.route("/episode") { _ in .text("s3cret<not json>") }
         let unreadable = try #require(await load(Resource<Episode>(url: garbage.url("/episode"))))

@@ -6,7 +6,7 @@ import Testing
     import FoundationNetworking
 #endif
 
-@Suite("LinkHeader")
+@Suite("LinkHeader", .timeLimit(.minutes(1)))
 struct LinkHeaderTests {
     let base = URL(string: "https://api.example.com/items?page=1")!
 
@@ -89,6 +89,7 @@ struct LinkHeaderTests {
             #"<https://x.test/a>; rel="next";"#,
             #"<https://x.test/a>; rel="next page""#,
             #"<https://x.test/a>; rel=next ; , <https://x.test/b>; rel=last"#,
+            #"<https://x.test/1>; title="a, <https://x.test/a>; rel=next"#,
         ]
     )
     func recovers(value: String) {
@@ -129,6 +130,10 @@ struct LinkHeaderTests {
         #expect(LinkHeader(semicolons).links.count == 1)
         let quotes = String(repeating: #"x""#, count: 100_000)
         #expect(LinkHeader(quotes).links.isEmpty)
+        let quoted = String(repeating: #"<https://x.test/b>; t=", "#, count: 50_000)
+        #expect(LinkHeader(quoted).links.count <= 50_000)
+        let escaped = String(repeating: #"<https://x.test/b>; t="\, "#, count: 50_000)
+        #expect(LinkHeader(escaped + "junk").links.count <= 50_000)
     }
 
     @Test("the recorded GitHub pages chain from the first to the last")

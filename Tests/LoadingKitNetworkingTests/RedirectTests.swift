@@ -150,5 +150,11 @@ struct RedirectTests {
         )
         #expect(other.value(forHTTPHeaderField: "Authorization") == nil)
         #expect(other.value(forHTTPHeaderField: "Accept-Language") == "en")
+        var withBody = request("https://elsewhere.example.com/b")
+        withBody.httpBody = Data("password=s3cret".utf8)
+        #expect(policy.request(following: withBody, from: origin) == nil)
+        var trusting = policy
+        trusting.trustedOrigins = [URL(string: "https://elsewhere.example.com")!]
+        #expect(trusting.request(following: withBody, from: origin) != nil)
     }
 }

@@ -43,6 +43,40 @@ struct SharedStateIdentityTests {
         #expect(aliceAgain.value.title == "alice")
     }
 
+    @Test("removing stored values: the next load sends no validators and gets a fresh value")
+    func removeStoredValues() async throws {
+        let server = try LoopbackServer()
+        server.route("/me") { request in
+            .revalidating(request, entityTag: #""v1""#, .json(Episode(id: 1, title: "me")))
+        }
+        let webservice = Webservice(transport: Self.transport)
+        let me = Resource<Episode>(url: server.url("/me"))
+        _ = try await webservice.load(me)
+        webservice.removeStoredValues()
+        let fetched = try await webservice.fetch(me)
+        #expect(!fetched.isNotModified)
+        #expect(server.requests.last?.header("If-None-Match") == nil)
+    }
+
+    @Test("a fetch whose lease is cancelled neither leads nor joins a shared request")
+    func cancelledLeaseDoesNotJoin() async throws {
+        let mock = MockTransport()
+        let gate = MockTransport.Gate()
+        mock.respond(to: "/episodes/1", with: .json(Episode(id: 1, title: "Pilot")), after: gate)
+        let webservice = Webservice(transport: mock)
+        let resource = Resource<Episode>(url: URL(string: "https://api.example.com/episodes/1")!)
+        let other = Task { try await webservice.load(resource) }
+        await gate.waitForArrivals()
+        let lease = FetchLease()
+        lease.cancel()
+        await #expect(throws: WebserviceError.cancelled) {
+            try await webservice.fetch(resource, lease: lease)
+        }
+        #expect(webservice.sharedCallers == 1)
+        gate.open()
+        #expect(try await other.value.title == "Pilot")
+    }
+
     @Test("no-store: nothing is kept and no validators are sent later")
     func noStoreKeepsNothing() async throws {
         let server = try LoopbackServer()

@@ -29,13 +29,13 @@ struct CacheDirectivesRulesTests {
         PostsScreen(webservice: Webservice(transport: Self.transport), clock: clock)
     }
 
-    @Test("no-store: nothing is kept, so no validators are sent later")
+    @Test("no-store: nothing is kept, no validators are sent later, and if-needed reloads")
     func noStore() async throws {
         let server = try server(headers: [("Cache-Control", "no-store")])
         let screen = screen()
         let posts = Resource<[Post]>(url: server.url("/posts"))
         await screen.load(resource: posts)
-        await screen.load(resource: posts, policy: .force)
+        await screen.load(resource: posts)
         #expect(server.requests.count == 2)
         #expect(server.requests.allSatisfy { $0.header("If-None-Match") == nil })
         #expect(screen.configured == [[1, 2, 3], [1, 2, 3]])

@@ -133,6 +133,27 @@ struct PaginationStrategyTests {
         try mock.verifyAllConsumed()
     }
 
+    @Test("cursor: appearing again after the first page is a skip, not a reload")
+    func cursorFirstPageIsOneResource() async throws {
+        mock.respond(to: "/users.list", with: try slack("users_list_pagination"))
+        let screen = PagedScreen<SlackName, String>(transport: mock) { cursor in
+            .cursor(
+                url: URL(string: "https://slack.test/users.list")!,
+                cursor: cursor,
+                envelope: SlackUsers.self,
+                decoder: snakeCase,
+                items: \.members,
+                next: { $0.responseMetadata?.nextCursor }
+            )
+        }
+        await screen.loadFirstPage()
+        await screen.loadingDidAppear()?.finish()
+        await screen.loadFirstPage()
+        #expect(mock.requests.count == 1)
+        #expect(screen.items.map(\.id) == ["Bob", "cat"])
+        #expect(screen.pagination.pagesLoaded == 1)
+    }
+
     @Test("cursor: the list ends when responseMetadata is missing")
     func cursorMissingMetadata() async throws {
         mock.respond(
