@@ -39,6 +39,11 @@ public protocol Loading: AnyObject, Sendable {
 
     /// The resource ``loadingDidAppear()`` and ``reload(policy:)`` load when no load
     /// has been made yet. Default: `nil`, so they reload the last resource loaded.
+    ///
+    /// Return the same resource each time: one made with an unnamed `map(_:)` or
+    /// parse is a new resource on every call, which ``LoadPolicy/ifNeeded`` always
+    /// loads, clearing what was shown. Name such a parse with
+    /// `map(identifiedBy:_:)` or `identified(by:)`, or keep the resource in a property.
     var resource: Resource<ResourceType>? { get }
 
     /// Whether `value` counts as empty, which selects the empty placeholder. Default:

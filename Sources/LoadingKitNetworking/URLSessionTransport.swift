@@ -164,13 +164,13 @@ public final class URLSessionTransport: Transport {
     private func prepared(_ request: URLRequest) -> URLRequest {
         let additional = configuration.additionalHeaders
         let timeout = request.timeoutInterval
-        guard !additional.isEmpty || !(timeout.isFinite && timeout < Self.longestTimeout)
-        else { return request }
+        let timeoutIsAccepted = timeout.isFinite && timeout < Self.longestTimeout
+        guard !additional.isEmpty || !timeoutIsAccepted else { return request }
         var request = request
         for (name, value) in additional where request.value(forHTTPHeaderField: name) == nil {
             request.setValue(value, forHTTPHeaderField: name)
         }
-        if !(timeout.isFinite && timeout < Self.longestTimeout) {
+        if !timeoutIsAccepted {
             request.timeoutInterval = Self.longestTimeout
         }
         return request
