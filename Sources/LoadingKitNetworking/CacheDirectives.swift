@@ -53,8 +53,14 @@ public struct CacheDirectives: Sendable, Hashable {
     ///   - response: The response.
     ///   - date: When it was received, for `Expires` when it has no valid `Date`.
     public init(response: HTTPURLResponse, receivedAt date: Date) {
+        self.init(fields: Self.fields(of: response), receivedAt: date)
+    }
+
+    /// The directives of the caching header fields `fields`, keyed by the names in
+    /// ``fieldNames``.
+    init(fields: [String: String], receivedAt date: Date) {
         self.init()
-        let header = { (name: String) in response.value(forHTTPHeaderField: name) }
+        let header = { (name: String) in fields[name] }
         var maxAge: Duration?
         if let control = header("Cache-Control") {
             for directive in control.split(separator: ",") {
@@ -102,8 +108,17 @@ public struct CacheDirectives: Sendable, Hashable {
         return Int64(bare.prefix(12)) ?? nil
     }
 
-    /// Whether the response says nothing about freshness or storing.
-    var isEmpty: Bool {
-        !forbidsStoring && !requiresRevalidation && freshnessLifetime == nil
+    /// The header fields the directives are read from.
+    static let fieldNames = ["Cache-Control", "Pragma", "Expires", "Date", "Age"]
+
+    /// The caching header fields `response` has, keyed by the names in
+    /// ``fieldNames``: what a stored response keeps, for a `304` to update field by
+    /// field (RFC 9111 §4.3.4).
+    static func fields(of response: HTTPURLResponse) -> [String: String] {
+        var fields: [String: String] = [:]
+        for name in fieldNames {
+            fields[name] = response.value(forHTTPHeaderField: name)
+        }
+        return fields
     }
 }

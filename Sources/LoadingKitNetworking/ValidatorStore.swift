@@ -5,7 +5,8 @@ final class ValidatorStore: Sendable {
     struct Entry: Sendable {
         let validators: Validators
         let value: any Sendable
-        let cacheDirectives: CacheDirectives
+        /// The caching header fields of the stored response, which a `304` updates.
+        let cacheFields: [String: String]
     }
 
     private struct State {

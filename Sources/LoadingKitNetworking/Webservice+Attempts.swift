@@ -77,24 +77,36 @@ extension Webservice {
                 WebserviceError(transportError: error, url: request.url, method: resource.method)
             )
         }
-        let directives = CacheDirectives(
-            response: response,
-            receivedAt: configuration.clock.currentDate
-        )
+        let date = configuration.clock.currentDate
+        let fields = CacheDirectives.fields(of: response)
         if response.statusCode == 304, let stored, let storedValue {
-            let current = directives.isEmpty ? stored.cacheDirectives : directives
-            if current.forbidsStoring {
+            // A 304 updates the stored response's caching fields one by one; its age
+            // and date are those of the 304, received now.
+            var updated = stored.cacheFields
+            updated["Age"] = nil
+            updated["Date"] = nil
+            updated.merge(fields) { _, new in new }
+            let directives = CacheDirectives(fields: updated, receivedAt: date)
+            if directives.forbidsStoring {
                 store.remove(identity)
+            } else {
+                let entry = ValidatorStore.Entry(
+                    validators: stored.validators,
+                    value: storedValue,
+                    cacheFields: updated
+                )
+                store.store(entry, for: identity)
             }
             return .success(
                 Fetched(
                     value: storedValue,
                     validators: stored.validators,
                     isNotModified: true,
-                    cacheDirectives: current
+                    cacheDirectives: directives
                 )
             )
         }
+        let directives = CacheDirectives(fields: fields, receivedAt: date)
         guard resource.acceptableStatusCodes.contains(response.statusCode) else {
             return .failure(WebserviceError.status(response, body: data, method: resource.method))
         }
@@ -116,7 +128,7 @@ extension Webservice {
                 let entry = ValidatorStore.Entry(
                     validators: validators,
                     value: value,
-                    cacheDirectives: directives
+                    cacheFields: fields
                 )
                 store.store(entry, for: identity)
             } else {

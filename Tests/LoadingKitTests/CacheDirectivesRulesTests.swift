@@ -82,6 +82,31 @@ struct CacheDirectivesRulesTests {
         #expect(server.requests.last?.header("If-None-Match") == #""v1""#)
     }
 
+    @Test("a 304 updates the stored directives field by field: its Expires keeps no-cache")
+    func notModifiedUpdatesFields() async throws {
+        let server = try LoopbackServer()
+        let tag = #""v1""#
+        server.route("/posts") { request in
+            guard request.header("If-None-Match") == tag else {
+                return .json(
+                    Post.list(1...3),
+                    headers: [("ETag", tag), ("Cache-Control", "no-cache, max-age=60")]
+                )
+            }
+            return .status(
+                304,
+                headers: [("ETag", tag), ("Expires", "Sun, 06 Nov 2094 08:49:37 GMT")]
+            )
+        }
+        let screen = screen()
+        let posts = Resource<[Post]>(url: server.url("/posts"))
+        await screen.load(resource: posts)
+        await screen.load(resource: posts)
+        await screen.load(resource: posts)
+        #expect(server.requests.count == 3)
+        #expect(screen.configured == [[1, 2, 3]])
+    }
+
     @Test("the loader's maxAge wins over the response's max-age")
     func loaderMaxAgeWins() async throws {
         let server = try server(headers: [("Cache-Control", "max-age=600")])
