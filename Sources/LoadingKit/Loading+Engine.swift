@@ -75,6 +75,9 @@ extension Loading {
         }
         lease.bind { fetchTask.cancel() }
         weak let awaited = runtime
+        let reportCancellation: @MainActor @Sendable () -> Void = { [weak self] in
+            self?.endCancelled(generation)
+        }
         let flight = LoadFlight(generation: generation, identity: identity) {
             lease.cancel()
         } finish: { [weak self] propagatingCancellation in
@@ -87,6 +90,9 @@ extension Loading {
                 } onCancel: {
                     awaited?.cancelAwaited(generation)
                     lease.cancel()
+                    // Said at once, not when the fetch ends: a fetch that leads a
+                    // request others share goes on for them.
+                    Task { @MainActor in reportCancellation() }
                 }
                 if Task.isCancelled {
                     awaited?.cancelAwaited(generation)
@@ -129,6 +135,13 @@ extension Loading {
                 state.progress = nil
             }
             loadDidFail(failure)
+        }
+    }
+
+    /// Ends operation `generation` as cancelled, unless it ended already.
+    private func endCancelled(_ generation: UInt64) {
+        if loadingRuntime.end(generation) == .cancelled {
+            recordCancellation()
         }
     }
 

@@ -276,6 +276,38 @@ struct ResourceIdentityRulesTests {
         #expect(screen.cancellations == 1)
     }
 
+    @Test("9. cancelling a load that leads a shared request is reported at once")
+    func leaderCancellationIsReportedAtOnce() async throws {
+        let mock = MockTransport()
+        let gate = MockTransport.Gate()
+        mock.respond(to: "/posts", with: .json(posts), after: gate)
+        let webservice = Webservice(transport: mock)
+        let leader = PostsScreen(webservice: webservice)
+        let follower = PostsScreen(webservice: webservice)
+        let resource = Post.feed()
+
+        let leading = Task { await leader.load(resource: resource) }
+        await gate.waitForArrivals()
+        let following = follower.startLoading(resource: resource)
+        while webservice.sharedCallers < 2 {
+            await Task.yield()
+        }
+        await withCheckedContinuation { continuation in
+            leader.onCancellation = { continuation.resume() }
+            leading.cancel()
+        }
+        #expect(leader.loadingState.wasCancelled)
+        #expect(leader.loadingState.isLoading == false)
+        #expect(gate.isOpen == false)
+
+        gate.open()
+        await following.finish()
+        await leading.value
+        #expect(follower.ids == [1, 2, 3, 4, 5])
+        #expect(leader.configured.isEmpty)
+        #expect(leader.cancellations == 1)
+    }
+
     @Test("9. a cancelled load is reported: hook, state and completion, never a failure")
     func cancellationIsReported() async throws {
         let server = try LoopbackServer()

@@ -23,8 +23,12 @@ final class PostsScreen: Loading {
         configured.append(value.map(\.id))
     }
 
+    /// Called after each cancellation is recorded.
+    var onCancellation: (() -> Void)?
+
     func loadWasCancelled() {
         cancellations += 1
+        onCancellation?()
     }
 
     func loadDidFail(_ error: LoadingError) {
