@@ -240,11 +240,7 @@ extension Resource {
         _ next: @escaping @Sendable ([Item], HTTPURLResponse) -> Cursor?
     ) -> Resource<Page<Item, Cursor>> where A == [Item] {
         let parse = self.parse
-        return Resource<Page<Item, Cursor>>(
-            request: request,
-            acceptableStatusCodes: acceptableStatusCodes,
-            parseIdentity: parseIdentity.appending(.named(key))
-        ) { data, response in
+        return reparsed(as: parseIdentity.appending(.named(key))) { data, response in
             let items = try parse(data, response)
             return Page(items: items, next: next(items, response))
         }

@@ -140,16 +140,26 @@ public struct Resource<A>: Sendable {
         _ transform: @escaping @Sendable (A) throws -> B
     ) -> Resource<B> {
         let parse = self.parse
-        var mapped = Resource<B>(
-            request: request,
-            acceptableStatusCodes: acceptableStatusCodes,
-            parseIdentity: parseIdentity.appending(step)
-        ) { data, response in
+        return reparsed(as: parseIdentity.appending(step)) { data, response in
             try transform(parse(data, response))
         }
-        mapped.ignoresCache = ignoresCache
-        mapped.headersOutsideIdentity = headersOutsideIdentity
-        return mapped
+    }
+
+    /// This resource with another parse, named `identity`, keeping the request and
+    /// every option.
+    package func reparsed<B>(
+        as identity: ParseIdentity,
+        _ parse: @escaping @Sendable (Data, HTTPURLResponse) throws -> B
+    ) -> Resource<B> {
+        var copy = Resource<B>(
+            request: request,
+            acceptableStatusCodes: acceptableStatusCodes,
+            parseIdentity: identity,
+            parse: parse
+        )
+        copy.ignoresCache = ignoresCache
+        copy.headersOutsideIdentity = headersOutsideIdentity
+        return copy
     }
 }
 
@@ -235,15 +245,7 @@ extension Resource {
     ///   parses make the same value from the same response.
     /// - Returns: The named copy.
     public func identified(by key: String) -> Resource {
-        var copy = Resource(
-            request: request,
-            acceptableStatusCodes: acceptableStatusCodes,
-            parseIdentity: .named(key),
-            parse: parse
-        )
-        copy.ignoresCache = ignoresCache
-        copy.headersOutsideIdentity = headersOutsideIdentity
-        return copy
+        reparsed(as: .named(key), parse)
     }
 
     /// A copy whose identity leaves out the header fields `names`: requests that differ

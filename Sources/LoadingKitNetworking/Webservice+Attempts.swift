@@ -87,16 +87,7 @@ extension Webservice {
             updated["Date"] = nil
             updated.merge(fields) { _, new in new }
             let directives = CacheDirectives(fields: updated, receivedAt: date)
-            if directives.forbidsStoring {
-                store.remove(identity)
-            } else {
-                let entry = ValidatorStore.Entry(
-                    validators: stored.validators,
-                    value: storedValue,
-                    cacheFields: updated
-                )
-                store.store(entry, for: identity)
-            }
+            keep(storedValue, stored.validators, updated, directives, for: identity)
             return .success(
                 Fetched(
                     value: storedValue,
@@ -106,7 +97,6 @@ extension Webservice {
                 )
             )
         }
-        let directives = CacheDirectives(fields: fields, receivedAt: date)
         guard resource.acceptableStatusCodes.contains(response.statusCode) else {
             return .failure(WebserviceError.status(response, body: data, method: resource.method))
         }
@@ -123,17 +113,9 @@ extension Webservice {
             )
         }
         let validators = Validators(response: response)
+        let directives = CacheDirectives(fields: fields, receivedAt: date)
         if revalidates {
-            if let validators, !directives.forbidsStoring {
-                let entry = ValidatorStore.Entry(
-                    validators: validators,
-                    value: value,
-                    cacheFields: fields
-                )
-                store.store(entry, for: identity)
-            } else {
-                store.remove(identity)
-            }
+            keep(value, validators, fields, directives, for: identity)
         }
         return .success(
             Fetched(
@@ -142,6 +124,26 @@ extension Webservice {
                 isNotModified: false,
                 cacheDirectives: directives
             )
+        )
+    }
+
+    /// Keeps `value` with its validators and caching fields for the next conditional
+    /// request of `identity`, or forgets the entry when there are no validators or the
+    /// response may not be stored.
+    private func keep(
+        _ value: any Sendable,
+        _ validators: Validators?,
+        _ fields: [String: String],
+        _ directives: CacheDirectives,
+        for identity: ResourceIdentity
+    ) {
+        guard let validators, !directives.forbidsStoring else {
+            store.remove(identity)
+            return
+        }
+        store.store(
+            ValidatorStore.Entry(validators: validators, value: value, cacheFields: fields),
+            for: identity
         )
     }
 }

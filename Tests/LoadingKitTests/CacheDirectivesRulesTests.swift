@@ -29,11 +29,18 @@ struct CacheDirectivesRulesTests {
         PostsScreen(webservice: Webservice(transport: Self.transport), clock: clock)
     }
 
+    /// The server of ``server(headers:)``, a screen on the manual clock, and the
+    /// server's posts.
+    func setUp(
+        headers: [(String, String)]
+    ) throws -> (LoopbackServer, PostsScreen, Resource<[Post]>) {
+        let server = try server(headers: headers)
+        return (server, screen(), Resource<[Post]>(url: server.url("/posts")))
+    }
+
     @Test("no-store: nothing is kept, no validators are sent later, and if-needed reloads")
     func noStore() async throws {
-        let server = try server(headers: [("Cache-Control", "no-store")])
-        let screen = screen()
-        let posts = Resource<[Post]>(url: server.url("/posts"))
+        let (server, screen, posts) = try setUp(headers: [("Cache-Control", "no-store")])
         await screen.load(resource: posts)
         await screen.load(resource: posts)
         #expect(server.requests.count == 2)
@@ -43,9 +50,7 @@ struct CacheDirectivesRulesTests {
 
     @Test("no-cache: stored, but revalidated before every reuse")
     func noCache() async throws {
-        let server = try server(headers: [("Cache-Control", "no-cache")])
-        let screen = screen()
-        let posts = Resource<[Post]>(url: server.url("/posts"))
+        let (server, screen, posts) = try setUp(headers: [("Cache-Control", "no-cache")])
         await screen.load(resource: posts)
         await screen.load(resource: posts)
         await screen.load(resource: posts)
@@ -69,9 +74,7 @@ struct CacheDirectivesRulesTests {
         ]
     )
     func freshnessLifetime(headers: [(String, String)], seconds: Int64) async throws {
-        let server = try server(headers: headers)
-        let screen = screen()
-        let posts = Resource<[Post]>(url: server.url("/posts"))
+        let (server, screen, posts) = try setUp(headers: headers)
         await screen.load(resource: posts)
         clock.advance(by: .seconds(seconds - 1))
         await screen.load(resource: posts)
@@ -109,10 +112,8 @@ struct CacheDirectivesRulesTests {
 
     @Test("the loader's maxAge wins over the response's max-age")
     func loaderMaxAgeWins() async throws {
-        let server = try server(headers: [("Cache-Control", "max-age=600")])
-        let screen = screen()
+        let (server, screen, posts) = try setUp(headers: [("Cache-Control", "max-age=600")])
         screen.maxAge = .seconds(5)
-        let posts = Resource<[Post]>(url: server.url("/posts"))
         await screen.load(resource: posts)
         clock.advance(by: .seconds(6))
         await screen.load(resource: posts)
@@ -121,9 +122,7 @@ struct CacheDirectivesRulesTests {
 
     @Test("without directives, content stays current until reloaded")
     func noDirectives() async throws {
-        let server = try server(headers: [])
-        let screen = screen()
-        let posts = Resource<[Post]>(url: server.url("/posts"))
+        let (server, screen, posts) = try setUp(headers: [])
         await screen.load(resource: posts)
         clock.advance(by: .seconds(86_400))
         await screen.load(resource: posts)

@@ -113,20 +113,26 @@ struct PaginationStrategyTests {
         MockResponse(body: try Fixtures.data("slack/web_response_\(name).json"))
     }
 
-    @Test("cursor: an integer cursor, then an empty one")
-    func cursorIntegerThenEmpty() async throws {
-        mock.respond(to: "/users.list", with: try slack("users_list_pagination"))
-        mock.respond(to: "/users.list?cursor=1", with: try slack("users_list_pagination_1"))
-        let screen = PagedScreen<SlackName, String>(transport: mock) { cursor in
+    /// A screen of Slack's `users.list`, paged by the cursor in its envelope.
+    func slackUsersScreen() -> PagedScreen<SlackName, String> {
+        let decoder = snakeCase
+        return PagedScreen(transport: mock) { cursor in
             .cursor(
                 url: URL(string: "https://slack.test/users.list")!,
                 cursor: cursor,
                 envelope: SlackUsers.self,
-                decoder: snakeCase,
+                decoder: decoder,
                 items: \.members,
                 next: { $0.responseMetadata?.nextCursor }
             )
         }
+    }
+
+    @Test("cursor: an integer cursor, then an empty one")
+    func cursorIntegerThenEmpty() async throws {
+        mock.respond(to: "/users.list", with: try slack("users_list_pagination"))
+        mock.respond(to: "/users.list?cursor=1", with: try slack("users_list_pagination_1"))
+        let screen = slackUsersScreen()
         await screen.loadAllPages()
         #expect(screen.items.map(\.id) == ["Bob", "cat", "Kevin", "dog"])
         #expect(!screen.pagination.hasMorePages)
@@ -136,16 +142,7 @@ struct PaginationStrategyTests {
     @Test("cursor: appearing again after the first page is a skip, not a reload")
     func cursorFirstPageIsOneResource() async throws {
         mock.respond(to: "/users.list", with: try slack("users_list_pagination"))
-        let screen = PagedScreen<SlackName, String>(transport: mock) { cursor in
-            .cursor(
-                url: URL(string: "https://slack.test/users.list")!,
-                cursor: cursor,
-                envelope: SlackUsers.self,
-                decoder: snakeCase,
-                items: \.members,
-                next: { $0.responseMetadata?.nextCursor }
-            )
-        }
+        let screen = slackUsersScreen()
         await screen.loadFirstPage()
         await screen.loadingDidAppear()?.finish()
         await screen.loadFirstPage()
