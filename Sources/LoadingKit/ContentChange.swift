@@ -7,19 +7,27 @@ import Foundation
 ///     switch change {
 ///     case .inserted(let indices): table.insertRows(at: indices)
 ///     case .appended(let range): table.insertRows(in: range)
+///     case .removed(let range): table.deleteRows(in: range)
 ///     case .replaced: table.reloadData()
 ///     case .none: break
 ///     }
 /// }
 /// ```
+///
+/// A page that makes a bounded list drop pages at the other end is reported as two
+/// changes, in order: the insertion, with indices of the list after it, then the
+/// removal, with indices of the list before it.
 public enum ContentChange: Sendable, Equatable {
     /// Nothing changed.
     case none
     /// Items were inserted at these indices of the new content (at the head, for a
-    /// refresh).
+    /// refresh or a previous page).
     case inserted(IndexSet)
     /// Items were appended at these indices (a next page).
     case appended(Range<Int>)
+    /// Items were removed from these indices: pages a bounded list dropped at one end
+    /// (``Paginating/maxPages``).
+    case removed(Range<Int>)
     /// The content was replaced as a whole.
     case replaced
 }

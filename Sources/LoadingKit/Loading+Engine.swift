@@ -6,9 +6,37 @@ extension Loading {
         if let runtime = loadingState.runtime {
             return runtime
         }
-        let runtime = LoadingRuntime<ResourceType>()
+        let runtime = LoadingRuntime<ResourceType> { [weak self] observers in
+            guard self != nil else { return false }
+            Task { @MainActor [weak self] in
+                guard let self else {
+                    for observer in observers {
+                        observer.finish()
+                    }
+                    return
+                }
+                self.adoptObservers(observers)
+            }
+            return true
+        }
         loadingState.runtime = runtime
         return runtime
+    }
+
+    /// Takes over the observers of a state the conformer replaced, and shows them the
+    /// new state. A replacement without content also forgets the resource and what a
+    /// refinement keeps beside the state, unless a load began since.
+    private func adoptObservers(_ observers: [LoadingRuntime<ResourceType>.Observer]) {
+        let runtime = loadingRuntime
+        if loadingState.content == nil, !runtime.hasBegun {
+            runtime.forgetResource()
+            Self.loadingLifecycle.forget(self)
+        }
+        runtime.adopt(observers)
+        let current = loadingState.detached
+        for observer in observers {
+            observer.yield(current)
+        }
     }
 
     /// Changes the state in place, then tells ``loadingStateDidChange(from:to:)`` and
@@ -156,29 +184,21 @@ extension Loading {
         loadWasCancelled()
     }
 
-    /// Validates `value`, configures it and records it as the content, which it
-    /// replaces or (`replacing: false`) extends at the head.
+    /// Validates `value`, configures it and records it as the content.
     ///
+    /// - Parameters:
+    ///   - value: The new content.
+    ///   - prepare: Runs once the value is accepted, before anything changes on screen.
     /// - Throws: ``LoadingError/rejected(_:)`` when ``validate(_:)`` refuses it.
-    /// `prepare` runs once the value is accepted, before anything changes on screen; a
-    /// replacement without it restarts pagination.
-    func applyLoaded(
-        _ value: ResourceType,
-        replacing: Bool = true,
-        prepare: (() -> Void)? = nil
-    ) throws(LoadingError) {
+    func applyLoaded(_ value: ResourceType, prepare: () -> Void = {}) throws(LoadingError) {
         do {
             try validate(value)
         } catch {
             throw .rejected(String(describing: error))
         }
-        loadingRuntime.identities = nil
+        loadingRuntime.identities = .unknown
         loadingRuntime.contentValidators = nil
-        if let prepare {
-            prepare()
-        } else if replacing, let paginating = self as? any Paginating {
-            paginating.restartPagination()
-        }
+        prepare()
         let empty = isEmpty(value)
         if !empty || configuresEmptyValues {
             configure(value: value)

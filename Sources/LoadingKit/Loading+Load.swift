@@ -25,7 +25,7 @@ extension Loading {
     ///   - resource: What to load.
     ///   - policy: When to send a request; ``LoadPolicy/ifNeeded`` by default.
     public func load(resource: Resource<ResourceType>, policy: LoadPolicy = .ifNeeded) async {
-        await begin(resource, policy: policy).finish()
+        await Self.loadingLifecycle.load(self, resource, policy).finish()
     }
 
     /// Starts loading `resource` without waiting, for callers that are not async, like
@@ -51,7 +51,7 @@ extension Loading {
         policy: LoadPolicy = .ifNeeded,
         completion: (@MainActor (LoadingState<ResourceType>) -> Void)? = nil
     ) -> LoadTask {
-        handOut(begin(resource, policy: policy), completion: completion)
+        handOut(Self.loadingLifecycle.load(self, resource, policy), completion: completion)
     }
 
     /// Cancels the load in flight. The state returns to what it was before the load
@@ -63,23 +63,40 @@ extension Loading {
         recordCancellation()
     }
 
-    /// Loads ``resource``, or else the resource loaded last, as `policy` says;
-    /// does nothing when there is neither.
+    /// Reloads what the loader shows, as `policy` says: ``resource``, or else the
+    /// resource loaded last; on a ``Paginating`` list, every page it holds (or the
+    /// first page when none is loaded). Does nothing when there is nothing to load.
     ///
     /// - Parameter policy: When to send a request; ``LoadPolicy/force`` by default.
     public func reload(policy: LoadPolicy = .force) async {
-        guard let resource = resource ?? loadingRuntime.lastResource else { return }
-        await load(resource: resource, policy: policy)
+        await Self.loadingLifecycle.reload(self, policy)?.finish()
+    }
+
+    /// Clears the loader — for a log-out or an account switch: cancels the load in
+    /// flight without applying or reporting it, empties the state, forgets the last
+    /// resource and, on a ``Paginating`` list, the pages. Observers of ``states`` stay
+    /// subscribed and receive the empty state.
+    ///
+    /// Assigning `LoadingState()` to ``loadingState`` does the same for the state: the
+    /// load in flight is cancelled at once, and the observers carry over to the new
+    /// state and receive it in the next main-actor turn.
+    public func resetLoading() {
+        let runtime = loadingRuntime
+        _ = runtime.cancel()
+        runtime.forgetResource()
+        Self.loadingLifecycle.forget(self)
+        updateLoadingState { $0.reset() }
     }
 
     // MARK: - Appearance
 
-    /// Call when the content's view appears: loads ``resource`` (or the last resource)
-    /// with ``LoadPolicy/ifNeeded``, without waiting.
+    /// Call when the content's view appears: reloads with ``LoadPolicy/ifNeeded``,
+    /// without waiting — ``resource`` or the last resource; on a ``Paginating`` list,
+    /// the first page, or the pages held once they are stale.
     @discardableResult
     public func loadingDidAppear() -> LoadTask? {
-        guard let resource = resource ?? loadingRuntime.lastResource else { return nil }
-        return startLoading(resource: resource)
+        guard let start = Self.loadingLifecycle.reload(self, .ifNeeded) else { return nil }
+        return handOut(start, completion: nil)
     }
 
     /// Call when the content's view disappears: cancels the load in flight when
@@ -157,11 +174,17 @@ extension Loading {
         }
     }
 
-    fileprivate func begin(_ resource: Resource<ResourceType>, policy: LoadPolicy) -> LoadStart {
+    /// Starts a load of `resource`, whose value replaces the content, as `policy` says;
+    /// `prepare` runs once the value is accepted, before it is shown.
+    func beginPlainLoad(
+        _ resource: Resource<ResourceType>,
+        policy: LoadPolicy,
+        prepare: @escaping @MainActor @Sendable (Self) -> Void = { _ in }
+    ) -> LoadStart {
         loadingRuntime.lastResource = resource
         return beginLoad(resource, policy: policy) { loader, fetched in
             try loader.apply(fetched) { (value) throws(LoadingError) in
-                try loader.applyLoaded(value)
+                try loader.applyLoaded(value) { prepare(loader) }
             }
         }.start
     }
@@ -208,7 +231,7 @@ extension Loading {
         if switched {
             runtime.contentValidators = nil
             runtime.contentDirectives = nil
-            runtime.identities = nil
+            runtime.identities = .unknown
         }
         let request = policy.ignoresCache ? resource.ignoringCache() : resource
         let webservice = self.webservice

@@ -101,6 +101,11 @@ public protocol Loading: AnyObject, Sendable {
 
     /// The clock of load times and freshness. Default: `ContinuousClock()`.
     var loadingClock: any LoadingClock { get }
+
+    /// What the default implementations do for this kind of loader: one value for a
+    /// ``Loading`` type, a window of pages for a ``Paginating`` one. Supplied by the
+    /// kit: do not implement it.
+    static var loadingLifecycle: LoadingLifecycle<Self> { get }
 }
 
 // MARK: - Default implementations
@@ -112,8 +117,12 @@ extension Loading {
     /// `nil`: reload the last resource loaded.
     public var resource: Resource<ResourceType>? { nil }
 
-    /// `false`.
-    public func isEmpty(_ value: ResourceType) -> Bool { false }
+    /// `Collection.isEmpty` when the value is a collection, else `false` — also for a
+    /// generic conformer whose value type is only known to be a collection when it
+    /// runs.
+    public func isEmpty(_ value: ResourceType) -> Bool {
+        (value as? any Collection)?.isEmpty ?? false
+    }
 
     /// `false`.
     public var configuresEmptyValues: Bool { false }
@@ -147,6 +156,10 @@ extension Loading {
 
     /// `ContinuousClock()`.
     public var loadingClock: any LoadingClock { ContinuousClock() }
+
+    /// One value: a load replaces it; a reload loads ``resource`` or the last resource
+    /// again.
+    public static var loadingLifecycle: LoadingLifecycle<Self> { .value }
 }
 
 extension Loading where ResourceType: Collection {

@@ -1,12 +1,21 @@
 import LoadingKitNetworking
+import Synchronization
+
+/// The numbers of operations, unique in the process, so that an operation of a
+/// runtime that was replaced is never taken for one of its successor.
+private let operationNumbers = Atomic<UInt64>(0)
 
 /// The bookkeeping behind one loader's state: which operation is current, its flight,
 /// the last resource, which resource the state belongs to, and the observers of
 /// `states`.
 ///
-/// Only the loader's own stored state holds it, and no flight does, so when the
-/// loader is released the runtime goes too and cancels whatever is in flight.
+/// Only the loader's own stored state holds it, and no flight does. When the loader
+/// is released the runtime goes too, cancels whatever is in flight and ends the
+/// observers. When the conformer assigns a new state while it lives on, the runtime
+/// also cancels its flight, but hands its observers over to the loader.
 final class LoadingRuntime<Value: Sendable>: Sendable {
+    typealias Observer = AsyncStream<LoadingState<Value>>.Continuation
+
     private struct State {
         var generation: UInt64 = 0
         var flight: LoadFlight?
@@ -14,18 +23,29 @@ final class LoadingRuntime<Value: Sendable>: Sendable {
         var flightCancelled = false
         var lastResource: Resource<Value>?
         var stateIdentity: ResourceIdentity?
-        var identities: (any Sendable)?
+        var identities = ItemIdentities.unknown
         var contentValidators: Validators?
         var contentDirectives: CacheDirectives?
         var nextObserverID = 0
-        var observers: [Int: AsyncStream<LoadingState<Value>>.Continuation] = [:]
+        var observers: [Int: Observer] = [:]
     }
 
     private let state = Locked(State())
+    /// Gives the observers to the loader, when it still lives; `false` when it is gone.
+    private let handOver: @Sendable ([Observer]) -> Bool
+
+    /// Creates the runtime of a loader.
+    ///
+    /// - Parameter handOver: Takes the observers when the runtime goes while its
+    ///   loader lives on; returns `false` when the loader is gone.
+    init(handOver: @escaping @Sendable ([Observer]) -> Bool) {
+        self.handOver = handOver
+    }
 
     deinit {
         let (flight, observers) = state.withLock { ($0.flight, Array($0.observers.values)) }
         flight?.cancel()
+        guard !handOver(observers) else { return }
         for observer in observers {
             observer.finish()
         }
@@ -35,8 +55,9 @@ final class LoadingRuntime<Value: Sendable>: Sendable {
 
     /// Makes a new operation current, cancelling the one before; returns its number.
     func begin() -> UInt64 {
+        let number = operationNumbers.add(1, ordering: .relaxed).newValue
         let (generation, previous) = state.withLock { state in
-            state.generation += 1
+            state.generation = number
             state.flightCancelled = false
             defer { state.flight = nil }
             return (state.generation, state.flight)
@@ -97,8 +118,9 @@ final class LoadingRuntime<Value: Sendable>: Sendable {
     /// Cancels the current operation, so that its outcome is never applied; returns
     /// whether one was in flight.
     func cancel() -> Bool {
+        let number = operationNumbers.add(1, ordering: .relaxed).newValue
         let flight = state.withLock { state in
-            state.generation += 1
+            state.generation = number
             defer { state.flight = nil }
             return state.flight
         }
@@ -115,10 +137,12 @@ final class LoadingRuntime<Value: Sendable>: Sendable {
         set { state.withLock { $0.lastResource = newValue } }
     }
 
-    /// The identifiers of the content's items, kept by pagination to drop duplicates;
-    /// `nil` whenever the content changed otherwise. Take it out before changing it,
-    /// so that it is changed in place.
-    var identities: (any Sendable)? {
+    /// Whether an operation ever began.
+    var hasBegun: Bool { state.withLock { $0.generation != 0 } }
+
+    /// The identifiers of the content's items, kept by pagination to drop duplicates.
+    /// Take them out before changing them, so that they are changed in place.
+    var identities: ItemIdentities {
         get { state.withLock { $0.identities } }
         set { state.withLock { $0.identities = newValue } }
     }
@@ -142,32 +166,51 @@ final class LoadingRuntime<Value: Sendable>: Sendable {
         set { state.withLock { $0.contentDirectives = newValue } }
     }
 
-    /// Removes and returns the identifiers, leaving `nil`.
-    func takeIdentities() -> (any Sendable)? {
+    /// Removes and returns the identifiers, leaving them unknown.
+    func takeIdentities() -> ItemIdentities {
         state.withLock { state in
-            defer { state.identities = nil }
+            defer { state.identities = .unknown }
             return state.identities
+        }
+    }
+
+    /// Forgets which resource the state belongs to and everything learnt of it.
+    func forgetResource() {
+        state.withLock { state in
+            state.lastResource = nil
+            state.stateIdentity = nil
+            state.identities = .unknown
+            state.contentValidators = nil
+            state.contentDirectives = nil
         }
     }
 
     // MARK: - Observers
 
-    /// A new stream of states that starts with `current`.
+    /// A new stream of states that starts with `current` and keeps every state until
+    /// it is read.
     func observe(startingWith current: LoadingState<Value>) -> AsyncStream<LoadingState<Value>> {
         let (stream, continuation) = AsyncStream.makeStream(
             of: LoadingState<Value>.self,
-            bufferingPolicy: .bufferingNewest(64)
+            bufferingPolicy: .unbounded
         )
-        let id = state.withLock { state in
-            defer { state.nextObserverID += 1 }
-            state.observers[state.nextObserverID] = continuation
-            return state.nextObserverID
-        }
-        continuation.onTermination = { [weak self] _ in
-            self?.state.withLock { _ = $0.observers.removeValue(forKey: id) }
-        }
+        adopt([continuation])
         continuation.yield(current)
         return stream
+    }
+
+    /// Registers `observers`, removing each when it stops iterating.
+    func adopt(_ observers: [Observer]) {
+        for observer in observers {
+            let id = state.withLock { state in
+                defer { state.nextObserverID += 1 }
+                state.observers[state.nextObserverID] = observer
+                return state.nextObserverID
+            }
+            observer.onTermination = { [weak self] _ in
+                self?.state.withLock { _ = $0.observers.removeValue(forKey: id) }
+            }
+        }
     }
 
     /// How many observers are registered.

@@ -72,6 +72,13 @@ public struct LoadingState<Value: Sendable>: Sendable {
         failedAt = nil
     }
 
+    /// Returns to the unloaded state, keeping the owner's bookkeeping.
+    mutating func reset() {
+        let runtime = self.runtime
+        self = LoadingState()
+        self.runtime = runtime
+    }
+
     /// This state without the owner's bookkeeping: what hooks and observers receive.
     var detached: LoadingState {
         var copy = self
@@ -96,6 +103,8 @@ public enum LoadingActivity: Sendable, Equatable, CustomStringConvertible {
     case refreshing
     /// The next page of a paginated list.
     case loadingNextPage
+    /// The page before the content of a paginated list.
+    case loadingPreviousPage
 
     /// The activity's name.
     public var description: String {
@@ -105,6 +114,7 @@ public enum LoadingActivity: Sendable, Equatable, CustomStringConvertible {
         case .reloading: "reloading"
         case .refreshing: "refreshing"
         case .loadingNextPage: "loading next page"
+        case .loadingPreviousPage: "loading previous page"
         }
     }
 }

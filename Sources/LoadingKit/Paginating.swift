@@ -1,17 +1,18 @@
 import LoadingKitNetworking
 
-/// A ``Loading`` list that loads page after page: infinite scrolling by page number,
-/// offset, cursor or `Link` header, with at most one page in flight, no item applied
-/// twice and none dropped.
+/// A ``Loading`` list that loads page after page — toward the tail and toward the
+/// head — by page number, offset, cursor or `Link` header, with at most one page in
+/// flight, no item applied twice and none dropped, and optionally a bounded window of
+/// pages.
 ///
 /// ```swift
 /// @MainActor final class IssuesScreen: Paginating {
 ///     var loadingState = LoadingState<[Issue]>()
 ///     var pagination = PaginationState<URL>()
-///     func configure(value: [Issue]) { tableView.reloadData() }
 ///     func resource(forPage next: URL?) -> Resource<Page<Issue, URL>> {
 ///         .linked(url: next ?? Issue.firstPageURL)
 ///     }
+///     func didApply(_ change: ContentChange) { table.apply(change) }  // rows read loadingState.content
 /// }
 ///
 /// await screen.loadFirstPage()
@@ -20,12 +21,21 @@ import LoadingKitNetworking
 /// ```
 ///
 /// The first page replaces the content and each next page is appended, reported to
-/// ``Loading/didApply(_:)`` as ``ContentChange/appended(_:)``. A next page is
+/// ``Loading/didApply(_:)`` as ``ContentChange/appended(_:)``; a previous page is
+/// inserted at the head, reported as ``ContentChange/inserted(_:)``. A page is
 /// validated on its own: ``Loading/validate(_:)`` receives its new items.
 ///
-/// The list lives in ``Loading/loadingState``: each page is appended to it in place.
-/// Keep no copy of the whole list in the conformer (read `loadingState.content` when
-/// drawing): a copy makes every page copy the list.
+/// Every way of loading means something in pages: ``Loading/loadingDidAppear()`` and
+/// ``Loading/reload(policy:)`` load the first page when none is loaded, and otherwise
+/// reload every page held, following fresh cursors, so nothing shown disappears; a
+/// refresh of a ``Refreshable`` list loads the first page when nothing is shown, and
+/// otherwise merges new items at the head. No sequence of calls asks again for a page
+/// already shown, and ``pagination`` always describes the content.
+///
+/// The list lives in ``Loading/loadingState``, each page appended in place. Draw the
+/// rows from `loadingState.content` and animate them from ``Loading/didApply(_:)``;
+/// ``Loading/configure(value:)`` is optional here, and keeping a copy of the list in
+/// the conformer would make every page copy it.
 @MainActor
 public protocol Paginating: Loading
 where ResourceType: RangeReplaceableCollection, ResourceType.Element: Sendable {
@@ -39,15 +49,20 @@ where ResourceType: RangeReplaceableCollection, ResourceType.Element: Sendable {
     /// The resource of the page `cursor` asks for; `nil` asks for the first page.
     func resource(forPage cursor: Cursor?) -> Resource<Page<ResourceType.Element, Cursor>>
 
-    /// How close to the end an index must come for
-    /// ``loadNextPageIfNeeded(currentIndex:)`` to load the next page. Default: 5.
+    /// How close to either end an index must come for
+    /// ``loadNextPageIfNeeded(currentIndex:)`` or
+    /// ``loadPreviousPageIfNeeded(currentIndex:)`` to load a page. Default: 5.
     var prefetchDistance: Int { get }
 
-    /// The items of `page` to append, given what is shown. Default: all of them; for
-    /// `Identifiable` items with `Sendable` identifiers, those whose identifier is not
-    /// shown yet (the server may shift items between pages), each once. A generic
-    /// conformer gets the second default only when its item type is constrained to
-    /// `Identifiable` where it is declared.
+    /// The most pages the content holds, or `nil` for no bound. A page beyond it drops
+    /// pages at the other end, reported as ``ContentChange/removed(_:)``; they can be
+    /// loaded back, so an endless list keeps a flat memory. Default: `nil`.
+    var maxPages: Int? { get }
+
+    /// The items of `page` to add, given what is shown. Default: all of them; for
+    /// `Identifiable` items, those whose identifier is not shown yet (the server may
+    /// shift items between pages), each once — also for a generic conformer whose item
+    /// type is only known to be `Identifiable` when it runs.
     func itemsToAppend(from page: [ResourceType.Element]) -> [ResourceType.Element]
 }
 
@@ -57,9 +72,40 @@ extension Paginating {
     /// 5.
     public var prefetchDistance: Int { 5 }
 
-    /// All of them.
+    /// `nil`: every page loaded stays.
+    public var maxPages: Int? { nil }
+
+    /// Does nothing: a list is drawn from ``Loading/loadingState`` and animated from
+    /// ``Loading/didApply(_:)``.
+    public func configure(value: ResourceType) {}
+
+    /// A window of pages: a load of the list's first page resource loads the first
+    /// page; a reload reloads the pages held.
+    public static var loadingLifecycle: LoadingLifecycle<Self> { .pages }
+
+    /// The items whose identifier is not shown yet, each once, when the items are
+    /// `Identifiable`; else all of them.
     public func itemsToAppend(from page: [ResourceType.Element]) -> [ResourceType.Element] {
-        page
+        guard ResourceType.Element.self is any Identifiable.Type else { return page }
+        let runtime = loadingRuntime
+        var shown: Set<AnyHashable>
+        switch runtime.takeIdentities() {
+        case .erased(let kept): shown = kept.set
+        case .none: shown = []
+        case .known, .unknown:
+            shown = Set((loadingState.content ?? ResourceType()).lazy.compactMap(Self.identifier))
+        }
+        let fresh = page.filter { item in
+            Self.identifier(of: item).map { shown.insert($0).inserted } ?? true
+        }
+        runtime.identities = .erased(ErasedIdentities(set: shown))
+        return fresh
+    }
+
+    /// The identifier of an item, when it is `Identifiable`.
+    private static func identifier(of item: ResourceType.Element) -> AnyHashable? {
+        func id(_ item: some Identifiable) -> AnyHashable { AnyHashable(item.id) }
+        return (item as? any Identifiable).map { id($0) }
     }
 }
 
@@ -68,11 +114,14 @@ extension Paginating where ResourceType.Element: Identifiable, ResourceType.Elem
     public func itemsToAppend(from page: [ResourceType.Element]) -> [ResourceType.Element] {
         typealias ID = ResourceType.Element.ID
         let runtime = loadingRuntime
-        var shown =
-            runtime.takeIdentities() as? Set<ID>
-            ?? Set((loadingState.content ?? ResourceType()).lazy.map(\.id))
+        var shown: Set<ID>
+        switch runtime.takeIdentities() {
+        case .known(let kept as Set<ID>): shown = kept
+        case .none: shown = []
+        default: shown = Set((loadingState.content ?? ResourceType()).lazy.map(\.id))
+        }
         let fresh = page.filter { shown.insert($0.id).inserted }
-        runtime.identities = shown
+        runtime.identities = .known(shown)
         return fresh
     }
 }

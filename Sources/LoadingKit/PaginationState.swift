@@ -1,32 +1,195 @@
-/// Where a ``Paginating`` list is: how many pages are loaded, what asks for the next
-/// one, whether there is one, and why the last next page failed.
+/// Where a ``Paginating`` list is: which pages it holds, what asks for the pages
+/// before and after them, what the API says of the whole list, and why the last page
+/// failed.
 ///
 /// ```swift
 /// var pagination = PaginationState<URL>()
 ///
 /// if screen.pagination.pageError != nil { showRetryFooter() }
 /// else if screen.pagination.hasMorePages { showSpinnerFooter() }
+/// if let total = screen.pagination.totalCount { countLabel.text = "\(total) issues" }
 /// ```
+///
+/// The content is always the items of the pages held, in order, each item once: a
+/// window of the server's list, which ``Paginating/maxPages`` can bound.
 public struct PaginationState<Cursor: Sendable>: Sendable {
-    /// How many pages have been applied since the first page (the first included).
-    public internal(set) var pagesLoaded: Int
-    /// What asks for the next page; `nil` asks for the first page.
-    public internal(set) var nextCursor: Cursor?
-    /// Whether there is a next page (the seeds' `shouldBeginLoadingNextPage`); `false`
-    /// until the first page is loaded.
-    public internal(set) var hasMorePages: Bool
+    /// One page the content holds: what asked for it, how many items it added, and
+    /// what its response said of its neighbours.
+    struct PageRecord: Sendable {
+        /// What asked for the page; `nil` for the first page.
+        let cursor: Cursor?
+        /// How many items of the content are this page's.
+        var count: Int
+        let previous: Cursor?
+        let next: Cursor?
+    }
+
+    /// The pages of the content, head first.
+    private(set) var pages: [PageRecord]
+    /// What asked for the pages dropped at the head, the nearest last.
+    private(set) var droppedHead: [Cursor?]
+    /// What asked for the pages dropped at the tail, the nearest last.
+    private(set) var droppedTail: [Cursor?]
+
     /// Why the last next page failed; cleared when a page succeeds. The items loaded
     /// stay shown, and ``Paginating/loadNextPage()`` asks for the same page again.
     public internal(set) var pageError: LoadingError?
+    /// Why the last previous page failed; cleared when a page succeeds. The items
+    /// loaded stay shown, and ``Paginating/loadPreviousPage()`` asks for the same page
+    /// again.
+    public internal(set) var previousPageError: LoadingError?
+    /// How many items the whole list holds, as the last page loaded said.
+    public internal(set) var totalCount: Int?
+    /// What asks for the first page, as the last page loaded said.
+    public internal(set) var firstCursor: Cursor?
+    /// What asks for the last page, as the last page loaded said.
+    public internal(set) var lastCursor: Cursor?
 
     /// The state before the first page.
     public init() {
-        pagesLoaded = 0
-        nextCursor = nil
-        hasMorePages = false
+        pages = []
+        droppedHead = []
+        droppedTail = []
         pageError = nil
+        previousPageError = nil
+        totalCount = nil
+        firstCursor = nil
+        lastCursor = nil
     }
 
-    /// Whether the first page has been loaded.
-    public var hasFirstPage: Bool { pagesLoaded > 0 }
+    /// How many pages the content holds.
+    public var pagesLoaded: Int { pages.count }
+
+    /// Whether the list is loaded as pages.
+    public var hasFirstPage: Bool { !pages.isEmpty }
+
+    /// Whether there is a page after the content (the seeds'
+    /// `shouldBeginLoadingNextPage`); `false` until the first page is loaded.
+    public var hasMorePages: Bool { nextPage != nil }
+
+    /// What asks for the page after the content; `nil` when there is none.
+    public var nextCursor: Cursor? { nextPage ?? nil }
+
+    /// Whether there is a page before the content: one the window dropped, or one the
+    /// head page's response names.
+    public var hasPreviousPages: Bool { previousPage != nil }
+
+    /// What asks for the page before the content; `nil` when there is none.
+    public var previousCursor: Cursor? { previousPage ?? nil }
+
+    /// What asks for the page after the content — what the tail page's response
+    /// said, else what asked for the page dropped there; `.some(nil)` is the first
+    /// page.
+    var nextPage: Cursor?? {
+        if let next = pages.last?.next { return .some(next) }
+        return droppedTail.last
+    }
+
+    /// What asks for the page before the content — what the head page's response
+    /// said, else what asked for the page dropped there; `.some(nil)` is the first
+    /// page.
+    var previousPage: Cursor?? {
+        if let previous = pages.first?.previous { return .some(previous) }
+        return droppedHead.last
+    }
+
+    // MARK: - Changing the window
+
+    /// Starts the list over with `pages`, the first asked for by `cursor`, holding
+    /// `counts` items each; pages dropped at the head stay reachable.
+    mutating func start(
+        with fetched: [Page<some Sendable, Cursor>],
+        from cursor: Cursor?,
+        counts: [Int]
+    ) {
+        pages = []
+        droppedTail = []
+        if cursor == nil {
+            droppedHead = []
+        }
+        var asking = cursor
+        for (page, count) in zip(fetched, counts) {
+            pages.append(
+                PageRecord(cursor: asking, count: count, previous: page.previous, next: page.next)
+            )
+            asking = page.next
+        }
+        if let last = fetched.last {
+            record(last)
+        }
+    }
+
+    /// Adds a page asked for by `cursor` after the content of `contentCount` items,
+    /// dropping pages at the head beyond `limit`; returns how many items to remove
+    /// from the head of the content.
+    mutating func append(
+        _ page: Page<some Sendable, Cursor>,
+        from cursor: Cursor?,
+        count: Int,
+        contentCount: Int,
+        limit: Int?
+    ) -> Int {
+        settleHead(contentCount: contentCount)
+        if !droppedTail.isEmpty {
+            droppedTail.removeLast()
+        }
+        pages.append(
+            PageRecord(cursor: cursor, count: count, previous: page.previous, next: page.next)
+        )
+        record(page)
+        var removed = 0
+        while let limit, pages.count > max(1, limit) {
+            let dropped = pages.removeFirst()
+            droppedHead.append(dropped.cursor)
+            removed += dropped.count
+        }
+        return removed
+    }
+
+    /// Adds a page asked for by `cursor` before the content of `contentCount` items,
+    /// dropping pages at the tail beyond `limit`; returns how many items to remove
+    /// from the tail of the content.
+    mutating func prepend(
+        _ page: Page<some Sendable, Cursor>,
+        from cursor: Cursor?,
+        count: Int,
+        contentCount: Int,
+        limit: Int?
+    ) -> Int {
+        settleHead(contentCount: contentCount)
+        if !droppedHead.isEmpty {
+            droppedHead.removeLast()
+        }
+        pages.insert(
+            PageRecord(cursor: cursor, count: count, previous: page.previous, next: page.next),
+            at: 0
+        )
+        record(page)
+        var removed = 0
+        while let limit, pages.count > max(1, limit) {
+            let dropped = pages.removeLast()
+            droppedTail.append(dropped.cursor)
+            removed += dropped.count
+        }
+        return removed
+    }
+
+    /// The cursor of the head page, where a reload of the pages held starts.
+    var headCursor: Cursor? { pages.first?.cursor ?? nil }
+
+    /// Makes the head page own every item of the content the other pages do not —
+    /// the items a refresh inserted at the head.
+    private mutating func settleHead(contentCount: Int) {
+        guard !pages.isEmpty else { return }
+        pages[0].count = contentCount - pages.dropFirst().reduce(0) { $0 + $1.count }
+    }
+
+    /// Keeps what `page` says of the whole list; a page succeeded, so no error stays.
+    private mutating func record(_ page: Page<some Sendable, Cursor>) {
+        totalCount = page.totalCount ?? totalCount
+        firstCursor = page.first ?? firstCursor
+        lastCursor = page.last ?? lastCursor
+        pageError = nil
+        previousPageError = nil
+    }
 }

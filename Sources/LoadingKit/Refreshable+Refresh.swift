@@ -36,16 +36,19 @@ extension Refreshable {
 
 // MARK: - Refreshing
 
-/// What the pages of a refresh came to.
-private struct RefreshOutcome<Value: Sendable>: Sendable {
-    let content: Value
-    let change: ContentChange
+/// What the pages of a refresh came to: merged content, or a replacement fetched
+/// because they could not be merged.
+private enum RefreshOutcome<Loader: Loading>: Sendable {
+    case merged(Loader.ResourceType, ContentChange)
+    case replaced(Replacement<Loader>)
 }
 
-/// What a refresh does after a page: finish, or fetch the following page.
-private enum RefreshStep<Value: Sendable>: Sendable {
-    case done(RefreshOutcome<Value>)
-    case follow(Resource<Value>)
+/// What a refresh does after a page: finish, fetch the following page, or fetch what
+/// replaces the content.
+private enum RefreshStep<Loader: Loading>: Sendable {
+    case done(RefreshOutcome<Loader>)
+    case follow(Resource<Loader.ResourceType>)
+    case replace(ReplacementFetch<Loader>)
 }
 
 extension Refreshable {
@@ -57,7 +60,7 @@ extension Refreshable {
             return .joined(inFlight)
         }
         guard let content = state.content else {
-            return beginFirstLoad()
+            return Self.loadingLifecycle.firstLoad?(self) ?? beginFirstLoad()
         }
         let anchor = refreshAnchor(of: content)
         let first = refreshResource(newerThan: anchor)
@@ -77,6 +80,7 @@ extension Refreshable {
                 switch step {
                 case .done(let outcome): return outcome
                 case .follow(let next): resource = next
+                case .replace(let fetch): return .replaced(try await fetch(lease))
                 case nil: throw CancellationError()
                 }
             }
@@ -102,27 +106,37 @@ extension Refreshable {
         content: ResourceType,
         anchor: RefreshAnchor?,
         canFollow: Bool
-    ) -> RefreshStep<ResourceType> {
+    ) -> RefreshStep<Self> {
+        let replacement = Self.loadingLifecycle.replacement?(self)
         switch mergeRefresh(pages, into: content) {
         case .merged(let merged, let change):
-            return .done(RefreshOutcome(content: merged, change: change))
-        case .gap(let replacement):
+            if change == .replaced, let replacement {
+                return .replace(replacement)
+            }
+            return .done(.merged(merged, change))
+        case .gap(let gapReplacement):
             if canFollow, let last = pages.last,
                 let next = refreshResource(following: last, newerThan: anchor)
             {
                 return .follow(next)
             }
-            return .done(RefreshOutcome(content: replacement, change: .replaced))
+            if let replacement {
+                return .replace(replacement)
+            }
+            return .done(.merged(gapReplacement, .replaced))
         }
     }
 
-    private func applyRefresh(_ outcome: RefreshOutcome<ResourceType>) throws(LoadingError) {
-        guard outcome.change != .none else {
+    private func applyRefresh(_ outcome: RefreshOutcome<Self>) throws(LoadingError) {
+        switch outcome {
+        case .replaced(let replacement):
+            try replacement.apply(self)
+        case .merged(_, .none):
             markLoaded()
             didApply(.none)
-            return
+        case .merged(let content, let change):
+            try applyLoaded(content)
+            didApply(change)
         }
-        try applyLoaded(outcome.content, replacing: outcome.change == .replaced)
-        didApply(outcome.change)
     }
 }

@@ -19,7 +19,9 @@ extension Resource {
     /// A page of a JSON array asked for by page number.
     ///
     /// The next page is the following number, unless the page is shorter than `size`
-    /// or an `X-Total-Count` header says every item has been served.
+    /// or an `X-Total-Count` header says every item has been served. The previous
+    /// page is the number before, down to `firstPage`; with `X-Total-Count`, the page
+    /// also carries the total and the number of the last page.
     ///
     /// - Parameters:
     ///   - url: The list's URL.
@@ -47,7 +49,15 @@ extension Resource {
             served: served,
             decoder: decoder,
             identifiedBy: "pageNumber(\(number), size: \(size), first: \(firstPage))"
-        ) { _ in number + 1 }
+        ) { _ in
+            number + 1
+        } around: { total in
+            PageNeighbours(
+                previous: number > firstPage ? number - 1 : nil,
+                first: firstPage,
+                last: total.map { firstPage + max(0, $0 - 1) / max(1, size) }
+            )
+        }
     }
 
     // MARK: - Offset
@@ -55,7 +65,9 @@ extension Resource {
     /// A page of a JSON array asked for by offset and limit.
     ///
     /// The next offset follows the items served, unless the page is shorter than
-    /// `limit` or an `X-Total-Count` header says every item has been served.
+    /// `limit` or an `X-Total-Count` header says every item has been served. The
+    /// previous offset is `limit` before, down to 0; with `X-Total-Count`, the page
+    /// also carries the total and the offset of the last page.
     ///
     /// - Parameters:
     ///   - url: The list's URL.
@@ -80,7 +92,15 @@ extension Resource {
             served: start + limit,
             decoder: decoder,
             identifiedBy: "offset(\(start), limit: \(limit))"
-        ) { count in start + count }
+        ) { count in
+            start + count
+        } around: { total in
+            PageNeighbours(
+                previous: start > 0 ? max(0, start - limit) : nil,
+                first: 0,
+                last: total.map { max(0, $0 - 1) / max(1, limit) * max(1, limit) }
+            )
+        }
     }
 
     private static func counted<Item: Decodable & Sendable>(
@@ -90,7 +110,8 @@ extension Resource {
         served: Int,
         decoder: JSONDecoder?,
         identifiedBy key: String,
-        next: @escaping @Sendable (Int) -> Int
+        next: @escaping @Sendable (Int) -> Int,
+        around neighbours: @escaping @Sendable (_ total: Int?) -> PageNeighbours<Int>
     ) -> Resource<Page<Item, Int>> where A == Page<Item, Int> {
         let items = query.compactMap { name, value in
             name.map { URLQueryItem(name: $0, value: String(value)) }
@@ -100,7 +121,15 @@ extension Resource {
             response in
             let total = response.value(forHTTPHeaderField: "X-Total-Count").flatMap { Int($0) }
             let more = total.map { served < $0 } ?? (items.count >= size)
-            return more && !items.isEmpty ? next(items.count) : nil
+            let around = neighbours(total)
+            return Page(
+                items: items,
+                next: more && !items.isEmpty ? next(items.count) : nil,
+                previous: around.previous,
+                first: around.first,
+                last: around.last,
+                totalCount: total
+            )
         }
     }
 
@@ -126,6 +155,9 @@ extension Resource {
     ///   - decoder: The decoder of the body; `nil` for a default `JSONDecoder`.
     ///   - items: The items of a body.
     ///   - next: The next cursor of a body.
+    ///   - previous: The cursor of the page before, when the body carries one; `nil`
+    ///     (the default) when the API only goes forward.
+    ///   - totalCount: The count of the whole list, when the body carries one.
     public static func cursor<Item: Sendable, Envelope: Decodable & SendableMetatype>(
         url: URL,
         cursor: String?,
@@ -133,10 +165,18 @@ extension Resource {
         envelope: Envelope.Type,
         decoder: JSONDecoder? = nil,
         items: @escaping @Sendable (Envelope) -> [Item],
-        next: @escaping @Sendable (Envelope) -> PageCursor?
+        next: @escaping @Sendable (Envelope) -> PageCursor?,
+        previous: (@Sendable (Envelope) -> PageCursor?)? = nil,
+        totalCount: (@Sendable (Envelope) -> Int?)? = nil
     ) -> Resource<Page<Item, String>> where A == Page<Item, String> {
         .enveloped(url: url, parameter: parameter, value: cursor, decoder: decoder, as: "cursor") {
-            (body: Envelope) in Page(items: items(body), next: next(body)?.value)
+            (body: Envelope) in
+            Page(
+                items: items(body),
+                next: next(body)?.value,
+                previous: previous?(body)?.value,
+                totalCount: totalCount?(body)
+            )
         }
     }
 
@@ -161,6 +201,8 @@ extension Resource {
     ///   - items: The items of a body.
     ///   - hasMore: Whether a body says more items follow.
     ///   - cursor: The identifier of an item.
+    ///   - totalCount: The count of the whole list, when the body carries one
+    ///     (Stripe's `total_count`).
     public static func startingAfter<Item: Sendable, Envelope: Decodable & SendableMetatype>(
         url: URL,
         after: String?,
@@ -169,7 +211,8 @@ extension Resource {
         decoder: JSONDecoder? = nil,
         items: @escaping @Sendable (Envelope) -> [Item],
         hasMore: @escaping @Sendable (Envelope) -> Bool,
-        cursor: @escaping @Sendable (Item) -> String
+        cursor: @escaping @Sendable (Item) -> String,
+        totalCount: (@Sendable (Envelope) -> Int?)? = nil
     ) -> Resource<Page<Item, String>> where A == Page<Item, String> {
         .enveloped(
             url: url,
@@ -179,13 +222,19 @@ extension Resource {
             as: "startingAfter"
         ) { (body: Envelope) in
             let page = items(body)
-            return Page(items: page, next: hasMore(body) ? page.last.map(cursor) : nil)
+            return Page(
+                items: page,
+                next: hasMore(body) ? page.last.map(cursor) : nil,
+                totalCount: totalCount?(body)
+            )
         }
     }
 
     // MARK: - Link header
 
-    /// A page of a JSON array whose next page is the `Link` header's `rel="next"`.
+    /// A page of a JSON array whose next page is the `Link` header's `rel="next"`, its
+    /// previous page `rel="prev"` (or `"previous"`), and whose first and last pages are
+    /// `rel="first"` and `rel="last"`; an `X-Total-Count` header gives the total.
     ///
     /// A relative target is resolved against the response's URL. A target on another
     /// origin (scheme, host or port) than `url` — the origin the app asked for, even
@@ -204,14 +253,30 @@ extension Resource {
     ) -> Resource<Page<Item, URL>> where A == Page<Item, URL> {
         Resource<[Item]>(url: url, decoder: decoder).mapPage(
             "linked(crossOrigin: \(allowsCrossOrigin))"
-        ) { _, response in
-            guard let next = LinkHeader(response: response).next else { return nil }
-            guard allowsCrossOrigin || next.hasSameOrigin(as: url) else {
-                return nil
+        ) { items, response in
+            let links = LinkHeader(response: response)
+            func target(_ relations: String...) -> URL? {
+                let link = links.links.first { !Set($0.relations).isDisjoint(with: relations) }
+                guard let found = link?.url else { return nil }
+                return allowsCrossOrigin || found.hasSameOrigin(as: url) ? found : nil
             }
-            return next
+            return Page(
+                items: items,
+                next: target("next"),
+                previous: target("prev", "previous"),
+                first: target("first"),
+                last: target("last"),
+                totalCount: response.value(forHTTPHeaderField: "X-Total-Count").flatMap { Int($0) }
+            )
         }
     }
+}
+
+/// What a numbered page knows of the pages around it.
+private struct PageNeighbours<Cursor: Sendable> {
+    let previous: Cursor?
+    let first: Cursor?
+    let last: Cursor?
 }
 
 extension Resource {
@@ -232,17 +297,15 @@ extension Resource {
             .map(identifiedBy: key, page)
     }
 
-    /// A resource of a page whose items are this resource's array and whose next
-    /// cursor `next` derives from the items and the response; `key` names `next` in
-    /// the resource's identity.
+    /// A resource of a page made by `page` from this resource's array and the
+    /// response; `key` names `page` in the resource's identity.
     fileprivate func mapPage<Item: Sendable, Cursor: Sendable>(
         _ key: String,
-        _ next: @escaping @Sendable ([Item], HTTPURLResponse) -> Cursor?
+        _ page: @escaping @Sendable ([Item], HTTPURLResponse) -> Page<Item, Cursor>
     ) -> Resource<Page<Item, Cursor>> where A == [Item] {
         let parse = self.parse
         return reparsed(as: parseIdentity.appending(.named(key))) { data, response in
-            let items = try parse(data, response)
-            return Page(items: items, next: next(items, response))
+            try page(parse(data, response), response)
         }
     }
 }

@@ -58,6 +58,7 @@ final class PlainRenderer {
         case .none: return "rows: nothing new"
         case .replaced: return "rows: replaced, \(items.count) items"
         case .appended(let range): return "rows: appended \(range.lowerBound)..<\(range.upperBound)"
+        case .removed(let range): return "rows: removed \(range.lowerBound)..<\(range.upperBound)"
         case .inserted(let indices):
             let titles = indices.prefix(3).map { items[$0].title }.joined(separator: ", ")
             return

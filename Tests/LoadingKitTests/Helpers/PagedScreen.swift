@@ -58,13 +58,12 @@ final class PagedFeed: Paginating, Refreshable {
     var loadingState = LoadingState<[Post]>()
     var pagination = PaginationState<Int>()
     let webservice: Webservice
+    var maxPages: Int?
     private(set) var changes: [ContentChange] = []
 
     init(transport: any Transport) {
         webservice = Webservice(transport: transport)
     }
-
-    func configure(value: [Post]) {}
 
     func resource(forPage page: Int?) -> Resource<Page<Post, Int>> {
         .pageNumber(url: URL(string: "https://api.example.com/posts")!, page: page, size: 3)
@@ -77,6 +76,8 @@ final class PagedFeed: Paginating, Refreshable {
     func didApply(_ change: ContentChange) {
         changes.append(change)
     }
+
+    var ids: [Int] { loadingState.content?.map(\.id) ?? [] }
 }
 
 /// One JSONPlaceholder post.

@@ -27,7 +27,10 @@ struct InterleavingTests {
 struct ModelRun {
     let seed: UInt64
     private let random: RandomSource
-    private let transport = HeldTransport()
+    /// Counts request arrivals and the ends of operations: answering a request of an
+    /// operation is followed by exactly one of them — its next request, or its end.
+    private let events = CounterSignal()
+    private let transport: HeldTransport
     private var server = ModelServer()
     private let log = ModelLog()
     private var feed: ModelFeed?
@@ -42,6 +45,7 @@ struct ModelRun {
     init(seed: UInt64) {
         self.seed = seed
         random = .seeded(seed &* 0x9E37_79B9 &+ 1)
+        transport = HeldTransport(signalling: events)
         feed = ModelFeed(webservice: Webservice(transport: transport), log: log)
     }
 
@@ -71,17 +75,23 @@ struct ModelRun {
         let roll = pick(100)
         guard let feed else { return }
         switch roll {
-        case 0..<15:
+        case 0..<10:
             let policy = [LoadPolicy.ifNeeded, .force, .background][pick(3)]
             steps.append("first page \(policy)")
             await start { feed.startLoadingFirstPage(policy: policy) }
-        case 15..<25:
+        case 10..<13:
+            steps.append("appear")
+            await start { feed.loadingDidAppear() ?? LoadTask(Task {}) }
+        case 13..<21:
             steps.append("refresh")
             await start { feed.startRefreshing() }
-        case 25..<40:
+        case 21..<33:
             steps.append("next page")
             await start { feed.startLoadingNextPage() }
-        case 40..<45:
+        case 33..<39:
+            steps.append("previous page")
+            await start { feed.startLoadingPreviousPage() }
+        case 39..<43:
             steps.append("cancel")
             let before = feed.loadingState
             feed.cancelLoading()
@@ -92,6 +102,14 @@ struct ModelRun {
             }
             if feed.loadingState.isLoading {
                 violations.append("still loading after cancellation")
+            }
+        case 43..<45:
+            steps.append("reset")
+            feed.resetLoading()
+            superseded.formUnion(current)
+            current = []
+            if feed.loadingState != LoadingState() || feed.pagination.hasFirstPage {
+                violations.append("a reset left \(feed.loadingState.activity) content or pages")
             }
         case 45..<55:
             let count = 1 + pick(14)
@@ -119,6 +137,10 @@ struct ModelRun {
             let id = transport.pending.map(\.id).max()!
             current = [id]
             waiting[id, default: []].append(task)
+            Task { [events] in
+                await task.finish()
+                events.increment()
+            }
         } else if after != nil, let id = current.first {
             waiting[id, default: []].append(task)
         } else {
@@ -131,8 +153,22 @@ struct ModelRun {
         let before = feed?.loadingState
         let configured = log.configured
         let response = server.answer(request, outcome)
+        let known = transport.pending.map(\.id).max() ?? id
+        let eventCount = events.value
         transport.answer(id, with: response)
-        for task in waiting.removeValue(forKey: id) ?? [] {
+        await events.wait(for: eventCount + 1)
+        let tasks = waiting.removeValue(forKey: id) ?? []
+        if let following = transport.pending.map(\.id).max(), following > known {
+            // The operation goes on with its next request.
+            if current.remove(id) != nil {
+                current.insert(following)
+            } else {
+                superseded.insert(following)
+            }
+            waiting[following, default: []] += tasks
+            return
+        }
+        for task in tasks {
             await task.finish()
         }
         let wasCurrent = current.remove(id) != nil
@@ -149,7 +185,10 @@ struct ModelRun {
             if after.content?.map(\.id) != before.content?.map(\.id) {
                 violations.append("a failure changed the content")
             }
-            if after.error == nil && feed.pagination.pageError == nil {
+            let pagination = feed.pagination
+            if after.error == nil && pagination.pageError == nil
+                && pagination.previousPageError == nil
+            {
                 violations.append("a failure left no error")
             }
         }
@@ -184,6 +223,17 @@ struct ModelRun {
         }
         if transport.pending.filter({ current.contains($0.id) }).count > 1 {
             violations.append("more than one request of the current operation")
+        }
+        let pages = feed.pagination.pages
+        // The head page owns the items a refresh inserted before it.
+        if !pages.isEmpty, pages.dropFirst().reduce(0, { $0 + $1.count }) > ids.count {
+            violations.append("\(pages.map(\.count)) pages for \(ids.count) items")
+        }
+        if pages.count > feed.maxPages ?? .max {
+            violations.append("\(pages.count) pages beyond the window")
+        }
+        if pages.isEmpty, !ids.isEmpty {
+            violations.append("content without pages")
         }
         if !ids.isEmpty, feed.loadingState.placeholder != .content {
             violations.append("content hidden by \(feed.loadingState.placeholder)")

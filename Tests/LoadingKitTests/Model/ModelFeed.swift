@@ -34,7 +34,8 @@ final class ModelLog {
     }
 }
 
-/// The conformer of the model test: refreshable and paginated, ten posts a page.
+/// The conformer of the model test: refreshable and paginated, ten posts a page, at
+/// most three pages held.
 @MainActor
 final class ModelFeed: Paginating, Refreshable {
     var loadingState = LoadingState<[Post]>()
@@ -42,6 +43,7 @@ final class ModelFeed: Paginating, Refreshable {
     let webservice: Webservice
     let log: ModelLog
     let configuresEmptyValues = true
+    let maxPages: Int? = 3
 
     init(webservice: Webservice, log: ModelLog) {
         self.webservice = webservice

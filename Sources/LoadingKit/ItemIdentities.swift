@@ -1,0 +1,19 @@
+/// The identifiers of the items a paginated list shows, kept between pages so that
+/// dropping duplicates does not hash the whole list again.
+enum ItemIdentities: Sendable {
+    /// Not kept: the content changed otherwise since.
+    case unknown
+    /// Nothing shown: the list is being built afresh.
+    case none
+    /// The identifiers, as a `Set` of the item's identifier type.
+    case known(any Sendable)
+    /// The identifiers of items whose type is only known to be `Identifiable` when
+    /// the loader runs (a generic conformer).
+    case erased(ErasedIdentities)
+}
+
+/// Identifiers of any `Identifiable` items. Only the loader's main-actor code reads or
+/// changes them, always through the runtime's lock.
+struct ErasedIdentities: @unchecked Sendable {
+    var set: Set<AnyHashable>
+}

@@ -1,0 +1,56 @@
+import LoadingKitNetworking
+
+/// What the kit's default implementations do for one kind of loader — how a load, a
+/// reload and a reset work on it — chosen by the protocols the loader conforms to:
+/// one value for a ``Loading`` type, a window of pages for a ``Paginating`` one.
+///
+/// ```swift
+/// @MainActor final class IssuesScreen: Paginating { … }
+/// IssuesScreen.loadingLifecycle  // pages: reload() reloads the pages shown
+/// ```
+///
+/// The kit supplies it through ``Loading/loadingLifecycle``; a conformer does not
+/// implement it. Because it is a requirement, the choice holds wherever the loader is
+/// used, in generic code too.
+public struct LoadingLifecycle<Loader: Loading>: Sendable {
+    /// Starts a load of a resource under a policy.
+    let load: @MainActor @Sendable (Loader, Resource<Loader.ResourceType>, LoadPolicy) -> LoadStart
+    /// Starts a reload of what the loader shows, or of its first content; `nil` when
+    /// there is nothing to load.
+    let reload: @MainActor @Sendable (Loader, LoadPolicy) -> LoadStart?
+    /// Forgets what the refinement keeps beside the state, such as the pages.
+    let forget: @MainActor @Sendable (Loader) -> Void
+    /// Starts the first load of a refresh with nothing shown; `nil` to load the refresh
+    /// resource.
+    let firstLoad: (@MainActor @Sendable (Loader) -> LoadStart)?
+    /// What replaces the content when a refresh cannot merge, as a fetch that returns
+    /// how to apply it; `nil` (or a `nil` fetch) to show the refresh's replacement.
+    let replacement: (@MainActor @Sendable (Loader) -> ReplacementFetch<Loader>?)?
+}
+
+/// A fetch, run off the main actor, that returns how to apply what it fetched.
+typealias ReplacementFetch<Loader: Loading> =
+    @Sendable (FetchLease) async throws -> Replacement<Loader>
+
+/// How to apply content fetched to replace the content of a loader.
+struct Replacement<Loader: Loading>: Sendable {
+    let apply: @MainActor @Sendable (Loader) throws(LoadingError) -> Void
+}
+
+extension LoadingLifecycle {
+    /// One value: a load replaces it, a reload loads the loader's resource again.
+    static var value: LoadingLifecycle {
+        LoadingLifecycle(
+            load: { loader, resource, policy in loader.beginPlainLoad(resource, policy: policy) },
+            reload: { loader, policy in
+                guard let resource = loader.resource ?? loader.loadingRuntime.lastResource else {
+                    return nil
+                }
+                return loader.beginPlainLoad(resource, policy: policy)
+            },
+            forget: { _ in },
+            firstLoad: nil,
+            replacement: nil
+        )
+    }
+}

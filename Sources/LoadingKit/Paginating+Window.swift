@@ -1,0 +1,290 @@
+import Foundation
+import LoadingKitNetworking
+
+/// Which end of a list a page goes to.
+enum PageDirection: Sendable {
+    case next
+    case previous
+}
+
+extension LoadingLifecycle where Loader: Paginating {
+    /// A window of pages: a load of the list's own resource loads the first page, any
+    /// other resource is shown as a list without pages; a reload reloads the pages
+    /// held; a refresh with nothing shown loads the first page, and one that cannot
+    /// merge shows the first page.
+    static var pages: LoadingLifecycle {
+        LoadingLifecycle(
+            load: { loader, resource, policy in loader.beginLoad(of: resource, policy: policy) },
+            reload: { loader, policy in
+                guard let resource = loader.resource ?? loader.loadingRuntime.lastResource else {
+                    return loader.beginList(policy: policy)
+                }
+                return loader.beginLoad(of: resource, policy: policy)
+            },
+            forget: { loader in loader.pagination = PaginationState() },
+            firstLoad: { loader in loader.beginList(policy: .force) },
+            replacement: { loader in loader.firstPageReplacement() }
+        )
+    }
+}
+
+// MARK: - Beginning
+
+extension Paginating {
+    /// Names the mapping from a first page to the list, so that reloading the list
+    /// is a load of the same resource as its first page.
+    private static var listKey: String { "items" }
+
+    /// Loads `resource`: the list itself when it is the list's first page mapped to
+    /// its items, else a list shown without pages.
+    fileprivate func beginLoad(of resource: Resource<ResourceType>, policy: LoadPolicy) -> LoadStart
+    {
+        let first = self.resource(forPage: nil)
+        if resource.identity == listIdentity(of: first) {
+            return beginList(policy: policy, first: first)
+        }
+        if loadingRuntime.stateIdentity != resource.identity {
+            pagination = PaginationState()
+        }
+        return beginPlainLoad(resource, policy: policy) { loader in
+            loader.pagination = PaginationState()
+        }
+    }
+
+    /// Loads the first page, or reloads the pages held, as `policy` says.
+    func beginList(policy: LoadPolicy) -> LoadStart {
+        beginList(policy: policy, first: resource(forPage: nil))
+    }
+
+    private func beginList(
+        policy: LoadPolicy,
+        first: Resource<Page<ResourceType.Element, Cursor>>
+    ) -> LoadStart {
+        let identity = listIdentity(of: first)
+        guard pagination.hasFirstPage, loadingRuntime.stateIdentity == identity else {
+            return beginFirstPage(first, policy: policy)
+        }
+        if let existing = existingLoad(for: policy, of: identity) {
+            return existing
+        }
+        return beginReloadOfPages(identity: identity, policy: policy)
+    }
+
+    private func listIdentity(
+        of first: Resource<Page<ResourceType.Element, Cursor>>
+    ) -> ResourceIdentity {
+        first.identity.mapped(to: ResourceType.self, identifiedBy: Self.listKey)
+    }
+
+    private func beginFirstPage(
+        _ resource: Resource<Page<ResourceType.Element, Cursor>>,
+        policy: LoadPolicy
+    ) -> LoadStart {
+        loadingRuntime.lastResource = resource.map(identifiedBy: Self.listKey) {
+            ResourceType($0.items)
+        }
+        let (start, switched) = beginLoad(
+            resource,
+            as: { $0.mapped(to: ResourceType.self, identifiedBy: Self.listKey) },
+            policy: policy,
+            apply: { loader, fetched in
+                try loader.apply(fetched) { (page) throws(LoadingError) in
+                    try loader.applyFirstPage(page)
+                }
+            }
+        )
+        if switched {
+            pagination = PaginationState()
+        }
+        return start
+    }
+
+    /// Reloads every page held, from the head page's cursor, following the cursors
+    /// each fresh page gives.
+    private func beginReloadOfPages(identity: ResourceIdentity, policy: LoadPolicy) -> LoadStart {
+        let cursor = pagination.headCursor
+        let count = pagination.pagesLoaded
+        let head = resource(forPage: cursor)
+        let webservice = self.webservice
+        let flight = perform(activity(for: policy), identity: identity) { [weak self] lease in
+            var pages: [Fetched<Page<ResourceType.Element, Cursor>>] = []
+            var resource = policy.ignoresCache ? head.ignoringCache() : head
+            while true {
+                let fetched = try await webservice.fetch(resource, lease: lease)
+                pages.append(fetched)
+                guard pages.count < count, let next = fetched.value.next else { return pages }
+                guard let following = await self?.resource(forPage: next) else {
+                    throw CancellationError()
+                }
+                resource = policy.ignoresCache ? following.ignoringCache() : following
+            }
+        } apply: { loader, pages in
+            try loader.applyPages(pages, from: cursor)
+        }
+        return .started(flight)
+    }
+
+    /// Starts the page before or after the content, unless there is none or a load
+    /// other than a background reload is in flight.
+    func beginPage(_ direction: PageDirection) -> LoadStart {
+        let activity = loadingState.activity
+        let wanted = direction == .next ? pagination.nextPage : pagination.previousPage
+        guard activity == .idle || activity == .reloading, let cursor = wanted else {
+            return .skipped
+        }
+        let resource = self.resource(forPage: cursor)
+        let webservice = self.webservice
+        let flight = perform(direction == .next ? .loadingNextPage : .loadingPreviousPage) {
+            lease in
+            try await webservice.fetch(resource, lease: lease).value
+        } apply: { loader, page in
+            try loader.applyPage(page, from: cursor, direction)
+        } recordFailure: { loader, error in
+            switch direction {
+            case .next: loader.pagination.pageError = error
+            case .previous: loader.pagination.previousPageError = error
+            }
+        }
+        return .started(flight)
+    }
+
+    /// What replaces the content when a refresh cannot merge: the first page, when the
+    /// content is pages.
+    fileprivate func firstPageReplacement() -> ReplacementFetch<Self>? {
+        guard pagination.hasFirstPage else { return nil }
+        let resource = self.resource(forPage: nil)
+        let webservice = self.webservice
+        return { lease in
+            let page = try await webservice.fetch(resource, lease: lease).value
+            return Replacement { loader throws(LoadingError) in try loader.applyFirstPage(page) }
+        }
+    }
+}
+
+// MARK: - Applying
+
+extension Paginating {
+    private func applyFirstPage(_ page: Page<ResourceType.Element, Cursor>) throws(LoadingError) {
+        try applyLoaded(ResourceType(page.items)) {
+            pagination.start(with: [page], from: nil, counts: [page.items.count])
+        }
+        didApply(.replaced)
+    }
+
+    /// Replaces the content with the pages of a reload, each item once; pages the
+    /// server answered unchanged keep the content as it is.
+    private func applyPages(
+        _ fetched: [Fetched<Page<ResourceType.Element, Cursor>>],
+        from cursor: Cursor?
+    ) throws(LoadingError) {
+        if loadingState.content != nil, fetched.count == pagination.pagesLoaded,
+            fetched.allSatisfy(\.isNotModified)
+        {
+            markLoaded()
+            return
+        }
+        let runtime = loadingRuntime
+        runtime.identities = .none
+        var items = ResourceType()
+        var counts: [Int] = []
+        for page in fetched {
+            let fresh = itemsToAppend(from: page.value.items)
+            counts.append(fresh.count)
+            items.append(contentsOf: fresh)
+        }
+        runtime.identities = .unknown
+        try applyLoaded(items) {
+            pagination.start(with: fetched.map(\.value), from: cursor, counts: counts)
+        }
+        didApply(.replaced)
+    }
+
+    /// Adds a page at one end of the content, drops pages at the other end beyond
+    /// ``maxPages``, and reports both.
+    private func applyPage(
+        _ page: Page<ResourceType.Element, Cursor>,
+        from cursor: Cursor?,
+        _ direction: PageDirection
+    ) throws(LoadingError) {
+        let fresh = itemsToAppend(from: page.items)
+        let batch = ResourceType(fresh)
+        do {
+            try validate(batch)
+        } catch {
+            loadingRuntime.identities = .unknown
+            throw .rejected(String(describing: error))
+        }
+        let before = loadingState.content?.count ?? 0
+        let changes: [ContentChange]
+        switch direction {
+        case .next:
+            let removed = pagination.append(
+                page,
+                from: cursor,
+                count: fresh.count,
+                contentCount: before,
+                limit: maxPages
+            )
+            loadingState.content?.append(contentsOf: batch)
+            if removed > 0 {
+                loadingState.content?.removeFirst(removed)
+            }
+            changes = [.appended(before..<(before + fresh.count)), .removed(0..<removed)]
+        case .previous:
+            let removed = pagination.prepend(
+                page,
+                from: cursor,
+                count: fresh.count,
+                contentCount: before,
+                limit: maxPages
+            )
+            loadingState.content?.prepend(contentsOf: batch)
+            let total = before + fresh.count
+            if removed > 0 {
+                loadingState.content?.removeLast(removed, of: total)
+            }
+            changes = [.inserted(IndexSet(0..<fresh.count)), .removed((total - removed)..<total)]
+        }
+        let reported = changes.filter { !$0.isEmpty }
+        if !reported.isEmpty {
+            if reported.contains(where: \.isRemoval) {
+                loadingRuntime.identities = .unknown
+            }
+            configure(value: loadingState.content ?? batch)
+        }
+        let empty = isEmpty(loadingState.content ?? ResourceType())
+        markLoaded { $0.isEmpty = empty }
+        for change in reported.isEmpty ? [.none] : reported {
+            didApply(change)
+        }
+    }
+}
+
+extension RangeReplaceableCollection {
+    /// Inserts `items` before the first element.
+    fileprivate mutating func prepend(contentsOf items: Self) {
+        insert(contentsOf: items, at: startIndex)
+    }
+
+    /// Removes the last `count` of this collection's `total` elements.
+    fileprivate mutating func removeLast(_ count: Int, of total: Int) {
+        removeSubrange(index(startIndex, offsetBy: total - count)..<endIndex)
+    }
+}
+
+extension ContentChange {
+    /// Whether the change touches no item.
+    fileprivate var isEmpty: Bool {
+        switch self {
+        case .none: true
+        case .inserted(let indices): indices.isEmpty
+        case .appended(let range), .removed(let range): range.isEmpty
+        case .replaced: false
+        }
+    }
+
+    fileprivate var isRemoval: Bool {
+        if case .removed = self { return true }
+        return false
+    }
+}
