@@ -7,8 +7,7 @@ import LoadingKitNetworking
 /// ```swift
 /// @MainActor final class FeedScreen: Refreshable {
 ///     var loadingState = LoadingState<[Post]>()
-///     private(set) var rows: [Post] = []
-///     func configure(value: [Post]) { rows = value }
+///     func configure(value: [Post]) {}  // rows are drawn from loadingState.content
 ///     func refreshResource(newerThan first: Post?) -> Resource<[Post]> { Post.feed(since: first?.id) }
 ///     func didApply(_ change: ContentChange) { /* insert rows at change.inserted, or reload all */ }
 /// }
@@ -22,7 +21,13 @@ import LoadingKitNetworking
 /// ``refreshPageSize`` so that a page shorter than it is known to be complete. Either
 /// way, a page without overlap may hide a gap; ``refreshResource(following:newerThan:)``
 /// fetches the following page of newer items, up to ``refreshPageLimit`` pages, and
-/// when the gap cannot be closed the content is replaced rather than left with a hole.
+/// when the gap cannot be closed the content is replaced rather than left with a hole
+/// — on a ``Paginating`` list, by its first page, so that the pages that follow line
+/// up.
+///
+/// Draw a list from ``Loading/loadingState`` and animate it from
+/// ``Loading/didApply(_:)``: a copy of the list kept in the conformer is copied again
+/// by every change.
 @MainActor
 public protocol Refreshable: Loading {
     /// What a refresh asks "newer than": for a list, its first (newest) item.

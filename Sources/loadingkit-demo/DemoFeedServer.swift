@@ -3,7 +3,8 @@ import LoadingKit
 import LoadingKitTesting
 
 /// The embedded feed: a few hundred stories, newest first, 30 to a `Link`-chained
-/// page, each page with an `ETag`; newer stories appear when `publish(_:)` is
+/// page that links to the first, previous and next pages and tells the total, each
+/// page with an `ETag`; newer stories appear when `publish(_:)` is
 /// called, and the third page fails once with a 503.
 final class DemoFeedServer: Sendable {
     private struct Feed {
@@ -63,10 +64,15 @@ final class DemoFeedServer: Sendable {
                 feed.notModified += 1
                 return .status(304, headers: [("ETag", tag)])
             }
-            var headers = [("ETag", tag)]
+            var headers = [("ETag", tag), ("X-Total-Count", String(feed.newest))]
+            var links = ["</feed?page=1>; rel=\"first\""]
             if top - pageSize > 0 {
-                headers.append(("Link", "</feed?page=\(page + 1)>; rel=\"next\""))
+                links.append("</feed?page=\(page + 1)>; rel=\"next\"")
             }
+            if page > 1 {
+                links.append("</feed?page=\(page - 1)>; rel=\"prev\"")
+            }
+            headers.append(("Link", links.joined(separator: ", ")))
             return .json(ids.map { Story(id: $0, title: "Story \($0)") }, headers: headers)
         }
     }

@@ -2,14 +2,16 @@ import Foundation
 import LoadingKit
 
 /// The demo's screen: a feed that loads its first page, pages through a
-/// `Link`-paginated list and refreshes at the head. Everything it shows, a renderer
-/// reads from `loadingState` and `pagination`.
+/// `Link`-paginated list in both directions holding at most four pages, and
+/// refreshes at the head. Everything it shows, a renderer reads from `loadingState`
+/// and `pagination`; it keeps no copy of the list.
 @MainActor
-final class FeedScreen: Refreshable, Paginating {
+final class FeedScreen: Paginating, Refreshable {
     var loadingState = LoadingState<[FeedItem]>()
     var pagination = PaginationState<URL>()
     let webservice: Webservice
     let firstPage: URL
+    let maxPages: Int? = 4
     /// Told of every state change and every change to the rows.
     var onChange: (@MainActor (FeedScreen, ContentChange?) -> Void)?
 
@@ -17,8 +19,6 @@ final class FeedScreen: Refreshable, Paginating {
         self.firstPage = firstPage
         self.webservice = webservice
     }
-
-    func configure(value: [FeedItem]) {}  // rows are drawn from loadingState.content
 
     func resource(forPage next: URL?) -> Resource<Page<FeedItem, URL>> {
         .linked(url: next ?? firstPage)
@@ -28,14 +28,10 @@ final class FeedScreen: Refreshable, Paginating {
         Resource(url: firstPage)  // the newest page; the overlap tells what is new
     }
 
-    func didApply(_ change: ContentChange) {
-        onChange?(self, change)
-    }
+    func didApply(_ change: ContentChange) { onChange?(self, change) }
 
     func loadingStateDidChange(
         from oldState: LoadingState<[FeedItem]>,
         to newState: LoadingState<[FeedItem]>
-    ) {
-        onChange?(self, nil)
-    }
+    ) { onChange?(self, nil) }
 }

@@ -20,7 +20,8 @@ struct InteractiveSession {
             renderer.progress(stats.line(for: screen))
             renderer.render(screen.loadingState, pagination: screen.pagination, change: change)
         }
-        renderer.help = "r refresh (after new stories) · n next page · f force reload · q quit"
+        renderer.help =
+            "r refresh (after new stories) · n next page · p previous page · f force reload · q quit"
         renderer.step("interactive")
         await screen.loadFirstPage()
         let terminal = RawTerminal()
@@ -32,6 +33,8 @@ struct InteractiveSession {
                 await screen.refresh()
             case "n":
                 await screen.loadNextPage()
+            case "p":
+                await screen.loadPreviousPage()
             case "f":
                 await screen.loadFirstPage(policy: .force)
             case "q":

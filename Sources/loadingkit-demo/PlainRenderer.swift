@@ -35,6 +35,7 @@ final class PlainRenderer {
         var line = "state: \(state.activity) · placeholder: \(placeholder)"
         if let items = state.content {
             line += " · items \(items.count) · pages \(pagination.pagesLoaded)"
+            line += pagination.hasPreviousPages ? " · earlier" : ""
             line += pagination.hasMorePages ? " · more" : " · end"
         }
         if let pageError = pagination.pageError, state.activity == .idle {
@@ -61,8 +62,8 @@ final class PlainRenderer {
         case .removed(let range): return "rows: removed \(range.lowerBound)..<\(range.upperBound)"
         case .inserted(let indices):
             let titles = indices.prefix(3).map { items[$0].title }.joined(separator: ", ")
-            return
-                "rows: inserted at \(indices.map(String.init).joined(separator: ", ")) (\(titles)…)"
+            let ranges = indices.rangeView.map { "\($0.lowerBound)..<\($0.upperBound)" }
+            return "rows: inserted at \(ranges.joined(separator: ", ")) (\(titles)…)"
         }
     }
 }

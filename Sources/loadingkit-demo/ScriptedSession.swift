@@ -49,7 +49,7 @@ struct ScriptedSession {
         }
         await pull.released()?.value
 
-        renderer.step("4. Pages to the end")
+        renderer.step("4. Pages to the end, four pages held")
         while screen.pagination.hasMorePages {
             await screen.loadNextPage()
             if screen.pagination.pageError != nil {
@@ -57,7 +57,12 @@ struct ScriptedSession {
             }
         }
 
-        renderer.step("5. Empty filter")
+        renderer.step("5. Back toward the head")
+        for _ in 0..<2 {
+            await screen.loadPreviousPage()
+        }
+
+        renderer.step("6. Empty filter")
         let filtered = FeedScreen(firstPage: feed.emptyFilter, webservice: webservice)
         filtered.onChange = { [renderer] screen, change in
             renderer.render(screen.loadingState, pagination: screen.pagination, change: change)
@@ -67,9 +72,10 @@ struct ScriptedSession {
         let items = screen.loadingState.content ?? []
         let requests = feed.requestCount
         let timing = String(format: "%.2f ms per request", stats.millisecondsPerRequest)
+        let total = screen.pagination.totalCount.map { " of \($0)" } ?? ""
         renderer.step("Summary")
         renderer.note(
-            "\(screen.pagination.pagesLoaded) pages · \(items.count) items (\(Set(items.map(\.id)).count) unique) · "
+            "\(screen.pagination.pagesLoaded) pages held · \(items.count) items\(total) (\(Set(items.map(\.id)).count) unique) · "
                 + "\(requests) requests · \(feed.notModifiedCount) answered 304 · \(timing)"
         )
         return Summary(

@@ -47,6 +47,8 @@ final class TerminalRenderer {
             inserted = []
         } else if case .appended = change {
             inserted = []
+        } else if case .removed = change {
+            inserted = []
         }
         if state.isLoading && spinnerTask == nil {
             spinnerTask = Task { [weak self] in

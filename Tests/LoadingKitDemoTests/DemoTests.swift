@@ -39,11 +39,11 @@ struct DemoTests {
         #expect(
             summary
                 == .init(
-                    pages: 9,
-                    items: 245,
-                    uniqueItems: 245,
-                    requests: 13,
-                    notModified: 1,
+                    pages: 4,
+                    items: 120,
+                    uniqueItems: 120,
+                    requests: 15,
+                    notModified: 3,
                     emptyPlaceholder: true
                 )
         )
@@ -59,13 +59,22 @@ struct DemoTests {
             "== 3. Pull to refresh",
             "state: refreshing · placeholder: content · items 30 · pages 1 · more",
             "state: idle · placeholder: content · items 35 · pages 1 · more",
-            "rows: inserted at 0, 1, 2, 3, 4 (Story 245, Story 244, Story 243…)",
-            "== 4. Pages to the end",
+            "rows: inserted at 0..<5 (Story 245, Story 244, Story 243…)",
+            "== 4. Pages to the end, four pages held",
             "rows: appended 35..<60",
             "retrying the same page",
             "rows: appended 60..<90",
-            "rows: appended 240..<245",
-            "== 5. Empty filter",
+            "rows: appended 120..<150",
+            "rows: removed 0..<35",
+            "rows: appended 120..<125",
+            "rows: removed 0..<30",
+            "== 5. Back toward the head",
+            "state: loading previous page · placeholder: content · items 95 · pages 4 · earlier · end",
+            "rows: inserted at 0..<30 (Story 125, Story 124, Story 123…)",
+            "rows: removed 120..<125",
+            "rows: inserted at 0..<30 (Story 155, Story 154, Story 153…)",
+            "rows: removed 120..<150",
+            "== 6. Empty filter",
             "state: idle · placeholder: empty · items 0 · pages 1 · end",
             "== Summary",
         ]
@@ -86,7 +95,7 @@ struct DemoTests {
         #expect(await DemoCommand.run(arguments: [], output: output) == 0)
         #expect(
             output.lines.last?.hasPrefix(
-                "9 pages · 245 items (245 unique) · 13 requests · 1 answered 304"
+                "4 pages held · 120 items of 245 (120 unique) · 15 requests · 3 answered 304"
             ) == true
         )
     }

@@ -119,8 +119,7 @@ extension Story {
 
 @MainActor final class StoryFeed: Refreshable {
     var loadingState = LoadingState<[Story]>()
-    private(set) var rows: [Story] = []
-    func configure(value: [Story]) { rows = value }
+    func configure(value: [Story]) {}  // rows are drawn from loadingState.content
     func refreshResource(newerThan first: Story?) -> Resource<[Story]> {
         Story.feed(since: first?.id)
     }
@@ -159,6 +158,39 @@ enum RefreshSnippets {
     }
 }
 
+extension Story {
+    static let newest = URL(string: "https://api.example.com/stories")!
+}
+
+// snippet: list-screen
+@MainActor final class StoriesScreen: Paginating, Refreshable {
+    var loadingState = LoadingState<[Story]>()  // the rows: draw from loadingState.content
+    var pagination = PaginationState<URL>()
+    let maxPages: Int? = 10  // older pages are dropped, and loaded back when scrolled to
+    func resource(forPage cursor: URL?) -> Resource<Page<Story, URL>> {
+        .linked(url: cursor ?? Story.newest)  // Link: rel="next" and rel="prev"
+    }
+    func refreshResource(newerThan first: Story?) -> Resource<[Story]> {
+        Story.feed(since: first?.id)
+    }
+    func didApply(_ change: ContentChange) { print(change) }  // insert, append or remove rows
+}
+// end snippet
+
+@MainActor
+enum ListSnippets {
+    static func list() async {
+        // snippet: list-calls
+        let stories = StoriesScreen()
+        stories.loadingDidAppear()  // the first page; the pages held, once stale
+        await stories.refresh()  // new stories at the head, the rows kept
+        stories.loadNextPageIfNeeded(currentIndex: 42)  // scrolling down
+        stories.loadPreviousPageIfNeeded(currentIndex: 0)  // scrolling back up
+        print(stories.loadingState.placeholder)  // .content, .empty, .error, .loading
+        // end snippet
+    }
+}
+
 // snippet: paginate-model
 struct Ticket: Codable, Sendable, Identifiable {
     let id: Int
@@ -167,12 +199,18 @@ struct Ticket: Codable, Sendable, Identifiable {
 }
 
 @MainActor final class TicketsScreen: Paginating {
-    var loadingState = LoadingState<[Ticket]>()
+    var loadingState = LoadingState<[Ticket]>()  // the rows: draw from loadingState.content
     var pagination = PaginationState<URL>()
-    func configure(value: [Ticket]) { print("\(value.count) tickets") }
     func resource(forPage next: URL?) -> Resource<Page<Ticket, URL>> {
-        .linked(url: next ?? Ticket.firstPage)  // follows Link: <…>; rel="next"
+        .linked(url: next ?? Ticket.firstPage)  // follows Link: <…>; rel="next" and "prev"
     }
+    func didApply(_ change: ContentChange) { print(change) }  // animate just what changed
+}
+// end snippet
+
+// snippet: paginate-window
+extension TicketsScreen {
+    var maxPages: Int? { 10 }  // at most 10 pages of 50 tickets in memory
 }
 // end snippet
 
@@ -183,6 +221,29 @@ enum PaginationSnippets {
         await screen.loadFirstPage()
         await screen.loadNextPage()  // no-op when nothing more, or a page is already in flight
         screen.loadNextPageIfNeeded(currentIndex: 42)  // the infinite-scroll trigger
+        // end snippet
+    }
+
+    static func lifecycle(screen: TicketsScreen) async {
+        // snippet: paginate-lifecycle
+        screen.loadingDidAppear()  // the first page, or the pages held once they are stale
+        await screen.reload()  // every page held, fresh
+        screen.resetLoading()  // log-out: no rows, no pages, observers still subscribed
+        // end snippet
+    }
+
+    static func previous(screen: TicketsScreen) async {
+        // snippet: paginate-previous
+        await screen.loadPreviousPage()  // no-op at the head of the list
+        screen.loadPreviousPageIfNeeded(currentIndex: 3)  // scrolling back up
+        // end snippet
+    }
+
+    static func totals(screen: TicketsScreen) {
+        // snippet: paginate-totals
+        if let total = screen.pagination.totalCount {
+            print("\(screen.loadingState.content?.count ?? 0) of \(total) tickets")
+        }
         // end snippet
     }
 
