@@ -15,8 +15,9 @@ import Foundation
 /// ```
 ///
 /// A page that makes a bounded list drop pages at the other end is reported as two
-/// changes, in order: the insertion, with indices of the list after it, then the
-/// removal, with indices of the list before it.
+/// changes, in order, each with indices of the list as it is when that change is
+/// applied: the insertion (indices of the list with the page added), then the removal
+/// (indices of that same list, before the removal).
 public enum ContentChange: Sendable, Equatable {
     /// Nothing changed.
     case none

@@ -1,6 +1,7 @@
 import Foundation
 
-/// The default refresh merge of `Identifiable` lists: new items go to the head.
+/// The default refresh merge of `Identifiable` lists: the fetched items before the
+/// first one already shown go to the head.
 ///
 /// It hashes each fetched identifier once and looks each item shown up once in the
 /// small set of fetched identifiers: linear in the items it touches.
@@ -23,7 +24,9 @@ where Content.Element: Identifiable {
         for item in content where fetchedIDs.contains(item.id) {
             present.insert(item.id)
         }
-        let newItems = unique.filter { !present.contains($0.id) }
+        // What is new comes before the first item shown; what follows it is older than
+        // the head and belongs to later pages, not before the content.
+        let newItems = unique.prefix { !present.contains($0.id) }
         let lastPageIsShort = pageSize.map { (pages.last?.count ?? 0) < $0 } ?? false
         guard !present.isEmpty || lastPageIsShort || newItems.isEmpty else {
             return .gap(replacement: Content(newItems))

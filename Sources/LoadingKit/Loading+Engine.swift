@@ -23,20 +23,20 @@ extension Loading {
         return runtime
     }
 
-    /// Takes over the observers of a state the conformer replaced, and shows them the
-    /// new state. A replacement without content also forgets the resource and what a
-    /// refinement keeps beside the state, unless a load began since.
+    /// Takes over the observers of a state the conformer replaced that still listen,
+    /// and shows them the new state. What a refinement keeps beside the state, such as
+    /// pages, is forgotten unless a load of a resource began on the new state since.
     private func adoptObservers(_ observers: [LoadingRuntime<ResourceType>.Observer]) {
         let runtime = loadingRuntime
-        if loadingState.content == nil, !runtime.hasBegun {
-            runtime.forgetResource()
+        if runtime.stateIdentity == nil {
             Self.loadingLifecycle.forget(self)
         }
-        runtime.adopt(observers)
         let current = loadingState.detached
-        for observer in observers {
-            observer.yield(current)
+        let listening = observers.filter { observer in
+            if case .terminated = observer.yield(current) { return false }
+            return true
         }
+        runtime.adopt(listening)
     }
 
     /// Changes the state in place, then tells ``loadingStateDidChange(from:to:)`` and

@@ -7,9 +7,11 @@ extension Loading {
     /// }
     /// ```
     ///
-    /// Each call makes a new stream that starts with the current state; a stream ends
-    /// when the loader is released, and an observer that stops iterating is removed.
-    /// A slow observer sees the newest 64 states.
+    /// Each call makes a new stream that starts with the current state and delivers
+    /// every change after it, in order: a slow observer misses none, and the states it
+    /// has not read yet are kept until it does. A stream ends when the loader is
+    /// released — not when the conformer assigns a new state, which observers receive
+    /// — and an observer that stops iterating is removed.
     public var states: AsyncStream<LoadingState<ResourceType>> {
         loadingRuntime.observe(startingWith: loadingState.detached)
     }

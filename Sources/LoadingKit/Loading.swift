@@ -17,7 +17,7 @@ import LoadingKitNetworking
 /// ```
 ///
 /// Every requirement but the state and ``configure(value:)`` has a default that a
-/// conformer may replace. The network work and the parse run off the main actor;
+/// conformer may replace — except ``loadingLifecycle``, which the kit supplies. The network work and the parse run off the main actor;
 /// ``configure(value:)``, the hooks and every state change run on it.
 @MainActor
 public protocol Loading: AnyObject, Sendable {

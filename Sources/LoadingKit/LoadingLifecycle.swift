@@ -26,6 +26,9 @@ public struct LoadingLifecycle<Loader: Loading>: Sendable {
     /// What replaces the content when a refresh cannot merge, as a fetch that returns
     /// how to apply it; `nil` (or a `nil` fetch) to show the refresh's replacement.
     let replacement: (@MainActor @Sendable (Loader) -> ReplacementFetch<Loader>?)?
+    /// Whether a refresh may merge new items before the content: `false` when the
+    /// content does not start at the head of the list.
+    let mergesAtHead: @MainActor @Sendable (Loader) -> Bool
 }
 
 /// A fetch, run off the main actor, that returns how to apply what it fetched.
@@ -50,7 +53,8 @@ extension LoadingLifecycle {
             },
             forget: { _ in },
             firstLoad: nil,
-            replacement: nil
+            replacement: nil,
+            mergesAtHead: { _ in true }
         )
     }
 }

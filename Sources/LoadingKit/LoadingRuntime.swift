@@ -137,9 +137,6 @@ final class LoadingRuntime<Value: Sendable>: Sendable {
         set { state.withLock { $0.lastResource = newValue } }
     }
 
-    /// Whether an operation ever began.
-    var hasBegun: Bool { state.withLock { $0.generation != 0 } }
-
     /// The identifiers of the content's items, kept by pagination to drop duplicates.
     /// Take them out before changing them, so that they are changed in place.
     var identities: ItemIdentities {

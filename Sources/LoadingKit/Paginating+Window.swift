@@ -11,7 +11,8 @@ extension LoadingLifecycle where Loader: Paginating {
     /// A window of pages: a load of the list's own resource loads the first page, any
     /// other resource is shown as a list without pages; a reload reloads the pages
     /// held; a refresh with nothing shown loads the first page, and one that cannot
-    /// merge shows the first page.
+    /// merge — or whose pages do not start at the head of the list — shows the first
+    /// page.
     static var pages: LoadingLifecycle {
         LoadingLifecycle(
             load: { loader, resource, policy in loader.beginLoad(of: resource, policy: policy) },
@@ -23,7 +24,8 @@ extension LoadingLifecycle where Loader: Paginating {
             },
             forget: { loader in loader.pagination = PaginationState() },
             firstLoad: { loader in loader.beginList(policy: .force) },
-            replacement: { loader in loader.firstPageReplacement() }
+            replacement: { loader in loader.firstPageReplacement() },
+            mergesAtHead: { loader in !loader.pagination.hasPreviousPages }
         )
     }
 }
@@ -83,9 +85,11 @@ extension Paginating {
         loadingRuntime.lastResource = resource.map(identifiedBy: Self.listKey) {
             ResourceType($0.items)
         }
-        let (start, switched) = beginLoad(
+        let identity = listIdentity(of: resource)
+        let anotherList = loadingRuntime.stateIdentity != identity
+        let (start, _) = beginLoad(
             resource,
-            as: { $0.mapped(to: ResourceType.self, identifiedBy: Self.listKey) },
+            as: { _ in identity },
             policy: policy,
             apply: { loader, fetched in
                 try loader.apply(fetched) { (page) throws(LoadingError) in
@@ -93,7 +97,8 @@ extension Paginating {
                 }
             }
         )
-        if switched {
+        if anotherList {
+            // Pages of another list, or kept by a state the conformer replaced.
             pagination = PaginationState()
         }
         return start
@@ -129,7 +134,10 @@ extension Paginating {
     func beginPage(_ direction: PageDirection) -> LoadStart {
         let activity = loadingState.activity
         let wanted = direction == .next ? pagination.nextPage : pagination.previousPage
-        guard activity == .idle || activity == .reloading, let cursor = wanted else {
+        guard activity == .idle || activity == .reloading, let cursor = wanted,
+            loadingState.content != nil,
+            loadingRuntime.stateIdentity == listIdentity(of: resource(forPage: nil))
+        else {
             return .skipped
         }
         let resource = self.resource(forPage: cursor)
@@ -180,22 +188,30 @@ extension Paginating {
         if loadingState.content != nil, fetched.count == pagination.pagesLoaded,
             fetched.allSatisfy(\.isNotModified)
         {
+            loadingRuntime.contentDirectives = fetched.first?.cacheDirectives
             markLoaded()
             return
         }
+        // The new list is built in the state, so that `itemsToAppend(from:)` sees as
+        // shown the pages before each page; the old list is put back before anything
+        // is applied, and stays if the new one is refused.
         let runtime = loadingRuntime
+        let shown = loadingState.content
+        loadingState.content = ResourceType()
         runtime.identities = .none
-        var items = ResourceType()
         var counts: [Int] = []
         for page in fetched {
             let fresh = itemsToAppend(from: page.value.items)
             counts.append(fresh.count)
-            items.append(contentsOf: fresh)
+            loadingState.content?.append(contentsOf: fresh)
         }
+        let items = loadingState.content ?? ResourceType()
+        loadingState.content = shown
         runtime.identities = .unknown
         try applyLoaded(items) {
             pagination.start(with: fetched.map(\.value), from: cursor, counts: counts)
         }
+        runtime.contentDirectives = fetched.first?.cacheDirectives
         didApply(.replaced)
     }
 
@@ -216,6 +232,7 @@ extension Paginating {
         }
         let before = loadingState.content?.count ?? 0
         let changes: [ContentChange]
+        var reported: [ContentChange] = []
         switch direction {
         case .next:
             let removed = pagination.append(
@@ -226,10 +243,11 @@ extension Paginating {
                 limit: maxPages
             )
             loadingState.content?.append(contentsOf: batch)
+            changes = [.appended(before..<(before + fresh.count))]
             if removed > 0 {
                 loadingState.content?.removeFirst(removed)
+                reported.append(.removed(0..<removed))
             }
-            changes = [.appended(before..<(before + fresh.count)), .removed(0..<removed)]
         case .previous:
             let removed = pagination.prepend(
                 page,
@@ -239,13 +257,14 @@ extension Paginating {
                 limit: maxPages
             )
             loadingState.content?.prepend(contentsOf: batch)
+            changes = [.inserted(IndexSet(0..<fresh.count))]
             let total = before + fresh.count
             if removed > 0 {
                 loadingState.content?.removeLast(removed, of: total)
+                reported.append(.removed((total - removed)..<total))
             }
-            changes = [.inserted(IndexSet(0..<fresh.count)), .removed((total - removed)..<total)]
         }
-        let reported = changes.filter { !$0.isEmpty }
+        reported = changes.filter { !$0.isEmpty } + reported
         if !reported.isEmpty {
             if reported.contains(where: \.isRemoval) {
                 loadingRuntime.identities = .unknown

@@ -32,6 +32,11 @@ import LoadingKitNetworking
 /// otherwise merges new items at the head. No sequence of calls asks again for a page
 /// already shown, and ``pagination`` always describes the content.
 ///
+/// A reload of the pages held sends one request per page, one after the other: bound
+/// the pages with ``maxPages`` for a list that grows long. Declare `Paginating` on the
+/// class that declares `Loading`: a subclass that adds it keeps its superclass's
+/// ``Loading/loadingLifecycle``.
+///
 /// The list lives in ``Loading/loadingState``, each page appended in place. Draw the
 /// rows from `loadingState.content` and animate them from ``Loading/didApply(_:)``;
 /// ``Loading/configure(value:)`` is optional here, and keeping a copy of the list in
@@ -59,10 +64,13 @@ where ResourceType: RangeReplaceableCollection, ResourceType.Element: Sendable {
     /// loaded back, so an endless list keeps a flat memory. Default: `nil`.
     var maxPages: Int? { get }
 
-    /// The items of `page` to add, given what is shown. Default: all of them; for
-    /// `Identifiable` items, those whose identifier is not shown yet (the server may
-    /// shift items between pages), each once — also for a generic conformer whose item
-    /// type is only known to be `Identifiable` when it runs.
+    /// The items of `page` to add, given what is shown — `loadingState.content`, which
+    /// during a reload of the pages held is the pages before this one. Default: all of
+    /// them; for `Identifiable` items, those whose identifier is not shown yet (the
+    /// server may shift items between pages), each once — also for a generic conformer
+    /// whose item type is only known to be `Identifiable` when it runs.
+    ///
+    /// - Parameter page: The items of a page, in list order.
     func itemsToAppend(from page: [ResourceType.Element]) -> [ResourceType.Element]
 }
 

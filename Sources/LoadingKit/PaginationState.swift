@@ -181,7 +181,7 @@ public struct PaginationState<Cursor: Sendable>: Sendable {
     /// the items a refresh inserted at the head.
     private mutating func settleHead(contentCount: Int) {
         guard !pages.isEmpty else { return }
-        pages[0].count = contentCount - pages.dropFirst().reduce(0) { $0 + $1.count }
+        pages[0].count = max(0, contentCount - pages.dropFirst().reduce(0) { $0 + $1.count })
     }
 
     /// Keeps what `page` says of the whole list; a page succeeded, so no error stays.

@@ -62,6 +62,16 @@ extension Refreshable {
         guard let content = state.content else {
             return Self.loadingLifecycle.firstLoad?(self) ?? beginFirstLoad()
         }
+        if !Self.loadingLifecycle.mergesAtHead(self),
+            let replacement = Self.loadingLifecycle.replacement?(self)
+        {
+            let flight = perform(.refreshing) { lease in
+                RefreshOutcome.replaced(try await replacement(lease))
+            } apply: { loader, outcome in
+                try loader.applyRefresh(outcome)
+            }
+            return .started(flight)
+        }
         let anchor = refreshAnchor(of: content)
         let first = refreshResource(newerThan: anchor)
         let webservice = self.webservice

@@ -7,7 +7,7 @@ import Testing
 /// One screen that loads, refreshes and pages behaves as one loader: the numbered
 /// cases of the issue "The three protocols compose", each a rule.
 @MainActor
-@Suite("A screen that loads, refreshes and pages")
+@Suite("A screen that loads, refreshes and pages", .timeLimit(.minutes(1)))
 struct ComposedLoaderTests {
     let mock = MockTransport()
 
@@ -129,6 +129,29 @@ struct ComposedLoaderTests {
         #expect(await states.next()?.content?.map(\.id) == [9, 8, 7])
     }
 
+    @Test("4. a new state with pages held: pages are not loaded on it, and are forgotten")
+    func assignedStateForgetsPages() async throws {
+        script(page: 1, [9, 8, 7])
+        script(page: 2, [6, 5, 4])
+        let feed = PagedFeed(transport: mock)
+        feed.maxPages = 1
+        await feed.loadFirstPage()
+        await feed.loadNextPage()
+        var states = feed.states.makeAsyncIterator()
+        _ = await states.next()
+        feed.loadingState = LoadingState()
+        await feed.loadNextPage()
+        await feed.loadPreviousPage()
+        feed.cancelLoading()
+        #expect(mock.requests.count == 2)
+        #expect(await states.next() == LoadingState())
+        #expect(!feed.pagination.hasFirstPage)
+        script(page: 1, [9, 8, 7])
+        await feed.refresh()
+        #expect(feed.ids == [9, 8, 7])
+        #expect(feed.pagination.pagesLoaded == 1)
+    }
+
     @Test("5. a next page supersedes a background reload in flight; its late answer is dropped")
     func nextPageSupersedesBackgroundReload() async throws {
         script(page: 1, [9, 8, 7])
@@ -147,7 +170,7 @@ struct ComposedLoaderTests {
         #expect(feed.pagination.pagesLoaded == 2)
     }
 
-    @Test("5. a next page waits for a first page, a forced reload or a refresh in flight")
+    @Test("5. a next page does not start while a refresh is in flight")
     func nextPageWaitsForForegroundLoads() async throws {
         script(page: 1, [9, 8, 7])
         let feed = PagedFeed(transport: mock)
@@ -161,6 +184,38 @@ struct ComposedLoaderTests {
         await refresh.finish()
         #expect(feed.ids == [10, 9, 8, 7])
         #expect(mock.requests.count == 2)
+    }
+
+    @Test("a refresh of a window whose head was dropped shows the first page")
+    func refreshBelowTheHead() async throws {
+        script(page: 1, [9, 8, 7])
+        script(page: 2, [6, 5, 4])
+        let feed = PagedFeed(transport: mock)
+        feed.maxPages = 1
+        await feed.loadFirstPage()
+        await feed.loadNextPage()
+        #expect(feed.pagination.hasPreviousPages)
+        script(page: 1, [10, 9, 8])
+        await feed.refresh()
+        #expect(feed.ids == [10, 9, 8])
+        #expect(!feed.pagination.hasPreviousPages)
+        #expect(feed.pagination.nextCursor == 2)
+        #expect(mock.requestCount(for: "/posts?since=6") == 0)
+    }
+
+    @Test("a reload of the pages held shows an overriding itemsToAppend the pages before")
+    func reloadWithCustomFilter() async throws {
+        script(page: 1, [9, 8, 7])
+        script(page: 2, [7, 6, 5])
+        let list = FilteringList(transport: mock)
+        await list.loadFirstPage()
+        await list.loadNextPage()
+        #expect(list.loadingState.content?.map(\.id) == [9, 8, 7, 6, 5])
+        script(page: 1, [9, 8, 7])
+        script(page: 2, [7, 6, 5])
+        await list.reload()
+        #expect(list.loadingState.content?.map(\.id) == [9, 8, 7, 6, 5])
+        #expect(list.pagination.pagesLoaded == 2)
     }
 
     @Test("6. a slow observer receives every state, in order")
@@ -233,6 +288,27 @@ struct ComposedLoaderTests {
         func appear(_ loader: some Loading) -> LoadTask? { loader.loadingDidAppear() }
         await appear(feed)?.finish()
         #expect(feed.pagination.pagesLoaded == 1)
+    }
+}
+
+/// A list whose own `itemsToAppend(from:)` drops what `loadingState.content` shows.
+@MainActor
+private final class FilteringList: Paginating {
+    var loadingState = LoadingState<[Post]>()
+    var pagination = PaginationState<Int>()
+    let webservice: Webservice
+
+    init(transport: any Transport) {
+        webservice = Webservice(transport: transport)
+    }
+
+    func resource(forPage page: Int?) -> Resource<Page<Post, Int>> {
+        .pageNumber(url: URL(string: "https://api.example.com/posts")!, page: page, size: 3)
+    }
+
+    func itemsToAppend(from page: [Post]) -> [Post] {
+        let shown = Set((loadingState.content ?? []).map(\.id))
+        return page.filter { !shown.contains($0.id) }
     }
 }
 

@@ -91,13 +91,26 @@ struct PageWindowTests {
     func onePageInFlight() async throws {
         let feed = await windowedFeed(pages: 3)
         let gate = MockTransport.Gate()
-        mock.respond(to: "/posts?page=4&per_page=3", with: .json(Post.list([])), after: gate)
+        mock.respond(
+            to: "/posts?page=4&per_page=3",
+            with: .json(Post.list(Self.ids(ofPage: 4))),
+            after: gate
+        )
         let next = feed.startLoadingNextPage()
         await gate.waitForArrivals()
         await feed.loadPreviousPage()
         gate.open()
         await next.finish()
         #expect(mock.requests.count == 4)
+        #expect(feed.pagination.hasMorePages)
+        let back = MockTransport.Gate()
+        mock.respond(to: "/posts?page=2&per_page=3", with: .json(Post.list([])), after: back)
+        let previous = feed.startLoadingPreviousPage()
+        await back.waitForArrivals()
+        await feed.loadNextPage()
+        back.open()
+        await previous.finish()
+        #expect(mock.requests.count == 5)
     }
 
     @Test("previous pages toward the head follow the API's prev links")

@@ -26,6 +26,17 @@ struct RefreshableTests {
         #expect(feed.loadingState.content == feed.rows)
     }
 
+    @Test("items of a refresh page older than the first item shown are not prepended")
+    func olderItemsStayOut() async throws {
+        mock.respond(to: "/posts", with: .json(Post.list([10, 9])))
+        let feed = FeedScreen(transport: mock)
+        await feed.refresh()
+        mock.respond(to: "/posts?since=10", with: .json(Post.list([12, 11, 10, 9, 8, 7])))
+        await feed.refresh()
+        #expect(feed.ids == [12, 11, 10, 9])
+        #expect(feed.changes == [.replaced, .inserted(IndexSet(0..<2))])
+    }
+
     @Test("a refresh without new items changes nothing and configures nothing")
     func noNewItems() async throws {
         let feed = await loadedFeed()

@@ -27,9 +27,8 @@ struct InterleavingTests {
 struct ModelRun {
     let seed: UInt64
     private let random: RandomSource
-    /// Counts request arrivals and the ends of operations: answering a request of an
-    /// operation is followed by exactly one of them — its next request, or its end.
-    private let events = CounterSignal()
+    /// What follows the answer to a request: its operation's next request, or its end.
+    private let tracker = OperationTracker()
     private let transport: HeldTransport
     private var server = ModelServer()
     private let log = ModelLog()
@@ -45,7 +44,7 @@ struct ModelRun {
     init(seed: UInt64) {
         self.seed = seed
         random = .seeded(seed &* 0x9E37_79B9 &+ 1)
-        transport = HeldTransport(signalling: events)
+        transport = HeldTransport(signalling: tracker.events)
         feed = ModelFeed(webservice: Webservice(transport: transport), log: log)
     }
 
@@ -137,10 +136,7 @@ struct ModelRun {
             let id = transport.pending.map(\.id).max()!
             current = [id]
             waiting[id, default: []].append(task)
-            Task { [events] in
-                await task.finish()
-                events.increment()
-            }
+            tracker.watch(task, request: id)
         } else if after != nil, let id = current.first {
             waiting[id, default: []].append(task)
         } else {
@@ -154,11 +150,10 @@ struct ModelRun {
         let configured = log.configured
         let response = server.answer(request, outcome)
         let known = transport.pending.map(\.id).max() ?? id
-        let eventCount = events.value
         transport.answer(id, with: response)
-        await events.wait(for: eventCount + 1)
+        let next = await tracker.settle(after: id, known: known, on: transport)
         let tasks = waiting.removeValue(forKey: id) ?? []
-        if let following = transport.pending.map(\.id).max(), following > known {
+        if let following = next {
             // The operation goes on with its next request.
             if current.remove(id) != nil {
                 current.insert(following)

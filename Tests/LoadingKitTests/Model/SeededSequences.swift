@@ -4,7 +4,9 @@ import Testing
 /// Runs the seeded sequences of a model test and expects none to break a rule.
 ///
 /// `LOADINGKIT_MODEL_SEQUENCES` sets how many run (300 by default; CI runs 10,000); a
-/// failure prints its seed, and `LOADINGKIT_MODEL_SEED` replays that one alone.
+/// failure prints its seed, and `LOADINGKIT_MODEL_SEED` replays that one alone. With
+/// `LOADINGKIT_MODEL_TRACE` set, each seed is printed as it starts, so that a sequence
+/// that never ends (and meets the suite's time limit) names itself.
 @MainActor
 enum SeededSequences {
     static var count: Int {
@@ -23,7 +25,11 @@ enum SeededSequences {
             return
         }
         var failures: [String] = []
+        let traces = environment["LOADINGKIT_MODEL_TRACE"] != nil
         for seed in 0..<UInt64(count) {
+            if traces {
+                print("\(label): seed \(seed)")
+            }
             let violations = await sequence(seed)
             if !violations.isEmpty {
                 failures.append("seed \(seed): \(violations.prefix(3).joined(separator: "; "))")

@@ -33,7 +33,7 @@ struct WindowPropertyTests {
 @MainActor
 private struct WindowRun {
     private let random: RandomSource
-    private let events = CounterSignal()
+    private let tracker = OperationTracker()
     private let transport: HeldTransport
     private var server = CursorServer()
     private let feed: WindowFeed
@@ -43,7 +43,7 @@ private struct WindowRun {
 
     init(seed: UInt64) {
         random = .seeded(seed &* 0x2545_F491 &+ 7)
-        transport = HeldTransport(signalling: events)
+        transport = HeldTransport(signalling: tracker.events)
         let limits: [Int?] = [nil, 1, 2, 3]
         feed = WindowFeed(
             webservice: Webservice(transport: transport),
@@ -121,10 +121,7 @@ private struct WindowRun {
         await transport.waitForArrivals(arrivals + 1)
         let id = transport.pending.map(\.id).max()!
         waiting[id, default: []].append(task)
-        Task { [events] in
-            await task.finish()
-            events.increment()
-        }
+        tracker.watch(task, request: id)
     }
 
     /// Answers a request and waits for what follows: the operation's next request, or
@@ -132,11 +129,10 @@ private struct WindowRun {
     private mutating func answer(_ id: Int, fails: Bool) async {
         guard let request = transport.pending.first(where: { $0.id == id })?.request else { return }
         let known = transport.pending.map(\.id).max() ?? id
-        let eventCount = events.value
         transport.answer(id, with: server.answer(request, fails: fails))
-        await events.wait(for: eventCount + 1)
+        let next = await tracker.settle(after: id, known: known, on: transport)
         let tasks = waiting.removeValue(forKey: id) ?? []
-        if let following = transport.pending.map(\.id).max(), following > known {
+        if let following = next {
             waiting[following, default: []] += tasks
         } else {
             for task in tasks {
@@ -149,6 +145,20 @@ private struct WindowRun {
     private func check() -> String? {
         let ids = feed.loadingState.content?.map(\.id) ?? []
         let pagination = feed.pagination
+        if let mismatch = feed.changeMismatch {
+            return mismatch
+        }
+        if feed.loadingState.content != nil, feed.rows != ids.count {
+            return "the changes reported add up to \(feed.rows) rows, not \(ids.count)"
+        }
+        if pagination.hasMorePages, pagination.nextCursor?.query != "after=\(ids.last ?? 0)" {
+            return "next page \(String(describing: pagination.nextCursor)) after \(ids)"
+        }
+        if pagination.hasPreviousPages,
+            pagination.previousCursor?.query != "before=\(ids.first ?? 0)"
+        {
+            return "previous page \(String(describing: pagination.previousCursor)) before \(ids)"
+        }
         if Set(ids).count != ids.count {
             return "duplicate items \(ids)"
         }
@@ -177,13 +187,17 @@ private struct WindowRun {
     }
 }
 
-/// A list screen over the cursor server, paged both ways and refreshed at the head.
+/// A list screen over the cursor server, paged both ways and refreshed at the head,
+/// that follows the rows by their count from what `didApply(_:)` reports.
 @MainActor
 private final class WindowFeed: Paginating, Refreshable {
     var loadingState = LoadingState<[Post]>()
     var pagination = PaginationState<URL>()
     let webservice: Webservice
     let maxPages: Int?
+    /// The rows a view would have, counted from the changes reported.
+    private(set) var rows = 0
+    private(set) var changeMismatch: String?
 
     init(webservice: Webservice, maxPages: Int?) {
         self.webservice = webservice
@@ -196,6 +210,24 @@ private final class WindowFeed: Paginating, Refreshable {
 
     func refreshResource(newerThan first: Post?) -> Resource<[Post]> {
         Resource(url: CursorServer.newest)
+    }
+
+    func didApply(_ change: ContentChange) {
+        switch change {
+        case .none: break
+        case .replaced: rows = loadingState.content?.count ?? 0
+        case .appended(let range):
+            if range.lowerBound != rows { changeMismatch = "appended \(range) to \(rows) rows" }
+            rows = range.upperBound
+        case .inserted(let indices):
+            if indices.first != 0 { changeMismatch = "inserted \(indices) not at the head" }
+            rows += indices.count
+        case .removed(let range):
+            if range.lowerBound != 0 && range.upperBound != rows {
+                changeMismatch = "removed \(range) of \(rows) rows, not at an end"
+            }
+            rows -= range.count
+        }
     }
 }
 
@@ -224,7 +256,8 @@ private struct CursorServer {
         } else if let before = value("before"), let index = ids.firstIndex(of: before) {
             range = max(0, index - Self.size)..<index
         } else {
-            range = 0..<min(ids.count, Self.size)
+            let size = url == Self.newest ? 2 * Self.size : Self.size
+            range = 0..<min(ids.count, size)
         }
         var links: [String] = []
         if range.upperBound < ids.count, let last = range.last {
