@@ -26,6 +26,9 @@ public struct PaginationState<Cursor: Sendable>: Sendable {
 
     /// The pages of the content, head first.
     private(set) var pages: [PageRecord]
+    /// How many items the pages after the head page hold, kept so that adding a page
+    /// costs the same however many pages are held.
+    private(set) var itemsAfterHead: Int
     /// What asked for the pages dropped at the head, the nearest last.
     private(set) var droppedHead: [Cursor?]
     /// What asked for the pages dropped at the tail, the nearest last.
@@ -48,6 +51,7 @@ public struct PaginationState<Cursor: Sendable>: Sendable {
     /// The state before the first page.
     public init() {
         pages = []
+        itemsAfterHead = 0
         droppedHead = []
         droppedTail = []
         pageError = nil
@@ -114,6 +118,7 @@ public struct PaginationState<Cursor: Sendable>: Sendable {
             )
             asking = page.next
         }
+        itemsAfterHead = pages.dropFirst().reduce(0) { $0 + $1.count }
         if let last = fetched.last {
             record(last)
         }
@@ -133,6 +138,9 @@ public struct PaginationState<Cursor: Sendable>: Sendable {
         if !droppedTail.isEmpty {
             droppedTail.removeLast()
         }
+        if !pages.isEmpty {
+            itemsAfterHead += count
+        }
         pages.append(
             PageRecord(cursor: cursor, count: count, previous: page.previous, next: page.next)
         )
@@ -142,6 +150,7 @@ public struct PaginationState<Cursor: Sendable>: Sendable {
             let dropped = pages.removeFirst()
             droppedHead.append(dropped.cursor)
             removed += dropped.count
+            itemsAfterHead -= pages[0].count
         }
         return removed
     }
@@ -160,6 +169,9 @@ public struct PaginationState<Cursor: Sendable>: Sendable {
         if !droppedHead.isEmpty {
             droppedHead.removeLast()
         }
+        if let head = pages.first {
+            itemsAfterHead += head.count
+        }
         pages.insert(
             PageRecord(cursor: cursor, count: count, previous: page.previous, next: page.next),
             at: 0
@@ -170,6 +182,7 @@ public struct PaginationState<Cursor: Sendable>: Sendable {
             let dropped = pages.removeLast()
             droppedTail.append(dropped.cursor)
             removed += dropped.count
+            itemsAfterHead -= dropped.count
         }
         return removed
     }
@@ -181,7 +194,7 @@ public struct PaginationState<Cursor: Sendable>: Sendable {
     /// the items a refresh inserted at the head.
     private mutating func settleHead(contentCount: Int) {
         guard !pages.isEmpty else { return }
-        pages[0].count = max(0, contentCount - pages.dropFirst().reduce(0) { $0 + $1.count })
+        pages[0].count = max(0, contentCount - itemsAfterHead)
     }
 
     /// Keeps what `page` says of the whole list; a page succeeded, so no error stays.

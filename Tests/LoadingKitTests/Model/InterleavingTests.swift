@@ -221,6 +221,9 @@ struct ModelRun {
         }
         let pages = feed.pagination.pages
         // The head page owns the items a refresh inserted before it.
+        if pages.dropFirst().reduce(0, { $0 + $1.count }) != feed.pagination.itemsAfterHead {
+            violations.append("the running count of items after the head page drifted")
+        }
         if !pages.isEmpty, pages.dropFirst().reduce(0, { $0 + $1.count }) > ids.count {
             violations.append("\(pages.map(\.count)) pages for \(ids.count) items")
         }

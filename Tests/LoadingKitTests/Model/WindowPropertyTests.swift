@@ -174,6 +174,9 @@ private struct WindowRun {
         if pagination.hasFirstPage != (feed.loadingState.content != nil) {
             return "\(pagination.pagesLoaded) pages for content \(ids)"
         }
+        if pagination.pages.dropFirst().reduce(0, { $0 + $1.count }) != pagination.itemsAfterHead {
+            return "the running count of items after the head page drifted"
+        }
         if pagination.pages.dropFirst().reduce(0, { $0 + $1.count }) > ids.count {
             return "pages of \(pagination.pages.map(\.count)) items for \(ids.count)"
         }
