@@ -85,6 +85,9 @@ final class TerminalRenderer {
             let rows = state.content ?? []
             let activity = state.isLoading ? "\(spinner) \(state.activity)" : "✓ up to date"
             screen += "  \(activity)\n"
+            if pagination.hasPreviousPages {
+                screen += "        ↑ earlier pages (dropped from memory, loaded back on scroll)\n"
+            }
             for (index, row) in rows.prefix(12).enumerated() {
                 let mark = inserted.contains(index) ? "\u{1B}[32m+ new\u{1B}[0m" : "     "
                 screen += "  \(mark) \(row.title)\n"
