@@ -235,10 +235,11 @@ extension Paginating {
         var reported: [ContentChange] = []
         switch direction {
         case .next:
-            let removed = pagination.append(
+            let removed = pagination.add(
                 page,
                 from: cursor,
                 count: fresh.count,
+                toward: .next,
                 contentCount: before,
                 limit: maxPages
             )
@@ -249,10 +250,11 @@ extension Paginating {
                 reported.append(.removed(0..<removed))
             }
         case .previous:
-            let removed = pagination.prepend(
+            let removed = pagination.add(
                 page,
                 from: cursor,
                 count: fresh.count,
+                toward: .previous,
                 contentCount: before,
                 limit: maxPages
             )

@@ -124,65 +124,49 @@ public struct PaginationState<Cursor: Sendable>: Sendable {
         }
     }
 
-    /// Adds a page asked for by `cursor` after the content of `contentCount` items,
-    /// dropping pages at the head beyond `limit`; returns how many items to remove
-    /// from the head of the content.
-    mutating func append(
+    /// Adds a page asked for by `cursor` at one end of the content of `contentCount`
+    /// items — after it for `.next`, before it for `.previous` — dropping pages at the
+    /// other end beyond `limit`; returns how many items to remove from that other end.
+    mutating func add(
         _ page: Page<some Sendable, Cursor>,
         from cursor: Cursor?,
         count: Int,
+        toward end: PageDirection,
         contentCount: Int,
         limit: Int?
     ) -> Int {
         settleHead(contentCount: contentCount)
-        if !droppedTail.isEmpty {
-            droppedTail.removeLast()
-        }
-        if !pages.isEmpty {
-            itemsAfterHead += count
-        }
-        pages.append(
-            PageRecord(cursor: cursor, count: count, previous: page.previous, next: page.next)
+        let added = PageRecord(
+            cursor: cursor,
+            count: count,
+            previous: page.previous,
+            next: page.next
         )
+        switch end {
+        case .next:
+            _ = droppedTail.popLast()
+            itemsAfterHead += pages.isEmpty ? 0 : count
+            pages.append(added)
+        case .previous:
+            _ = droppedHead.popLast()
+            itemsAfterHead += pages.first?.count ?? 0
+            pages.insert(added, at: 0)
+        }
         record(page)
         var removed = 0
         while let limit, pages.count > max(1, limit) {
-            let dropped = pages.removeFirst()
-            droppedHead.append(dropped.cursor)
+            let dropped: PageRecord
+            switch end {
+            case .next:
+                dropped = pages.removeFirst()
+                droppedHead.append(dropped.cursor)
+                itemsAfterHead -= pages[0].count
+            case .previous:
+                dropped = pages.removeLast()
+                droppedTail.append(dropped.cursor)
+                itemsAfterHead -= dropped.count
+            }
             removed += dropped.count
-            itemsAfterHead -= pages[0].count
-        }
-        return removed
-    }
-
-    /// Adds a page asked for by `cursor` before the content of `contentCount` items,
-    /// dropping pages at the tail beyond `limit`; returns how many items to remove
-    /// from the tail of the content.
-    mutating func prepend(
-        _ page: Page<some Sendable, Cursor>,
-        from cursor: Cursor?,
-        count: Int,
-        contentCount: Int,
-        limit: Int?
-    ) -> Int {
-        settleHead(contentCount: contentCount)
-        if !droppedHead.isEmpty {
-            droppedHead.removeLast()
-        }
-        if let head = pages.first {
-            itemsAfterHead += head.count
-        }
-        pages.insert(
-            PageRecord(cursor: cursor, count: count, previous: page.previous, next: page.next),
-            at: 0
-        )
-        record(page)
-        var removed = 0
-        while let limit, pages.count > max(1, limit) {
-            let dropped = pages.removeLast()
-            droppedTail.append(dropped.cursor)
-            removed += dropped.count
-            itemsAfterHead -= dropped.count
         }
         return removed
     }

@@ -74,22 +74,17 @@ struct ModelRun {
         let roll = pick(100)
         guard let feed else { return }
         switch roll {
-        case 0..<10:
-            let policy = [LoadPolicy.ifNeeded, .force, .background][pick(3)]
-            steps.append("first page \(policy)")
-            await start { feed.startLoadingFirstPage(policy: policy) }
-        case 10..<13:
-            steps.append("appear")
-            await start { feed.loadingDidAppear() ?? LoadTask(Task {}) }
-        case 13..<21:
-            steps.append("refresh")
-            await start { feed.startRefreshing() }
-        case 21..<33:
-            steps.append("next page")
-            await start { feed.startLoadingNextPage() }
-        case 33..<39:
-            steps.append("previous page")
-            await start { feed.startLoadingPreviousPage() }
+        case 0..<39:
+            let operation: ListOperation =
+                switch roll {
+                case 0..<10: .list([LoadPolicy.ifNeeded, .force, .background][pick(3)])
+                case 10..<13: .appear
+                case 13..<21: .refresh
+                case 21..<33: .nextPage
+                default: .previousPage
+                }
+            steps.append("\(operation)")
+            await start { operation.start(on: feed) }
         case 39..<43:
             steps.append("cancel")
             let before = feed.loadingState
@@ -122,25 +117,20 @@ struct ModelRun {
         }
     }
 
-    /// Starts an operation and finds out whether it sent a request, joined one or did
-    /// nothing.
+    /// Starts an operation; one that sent a request becomes the current operation.
     private mutating func start(_ operation: () -> LoadTask) async {
         guard let feed else { return }
-        let before = feed.loadingRuntime.currentFlight?.generation
-        let arrivals = transport.arrivals
-        let task = operation()
-        let after = feed.loadingRuntime.currentFlight?.generation
-        if let after, after != before {
+        let flight = { feed.loadingRuntime.currentFlight?.generation }
+        switch await tracker.start(operation, flight: flight, on: transport) {
+        case .sent(let task, let id):
             superseded.formUnion(current)
-            await transport.waitForArrivals(arrivals + 1)
-            let id = transport.pending.map(\.id).max()!
             current = [id]
             waiting[id, default: []].append(task)
-            tracker.watch(task, request: id)
-        } else if after != nil, let id = current.first {
-            waiting[id, default: []].append(task)
-        } else {
-            await task.finish()
+        case .joined(let task):
+            if let id = current.first {
+                waiting[id, default: []].append(task)
+            }
+        case .skipped: break
         }
     }
 

@@ -14,8 +14,39 @@ final class OperationTracker {
     private var operationOfRequest: [Int: Int] = [:]
     private var nextOperation = 0
 
+    /// How a call answered.
+    enum Start {
+        /// It started an operation, whose first request is `request`; it is watched.
+        case sent(LoadTask, request: Int)
+        /// It joined the operation in flight.
+        case joined(LoadTask)
+        /// It did nothing, and has ended.
+        case skipped
+    }
+
+    /// Calls `operation` and finds out whether it sent a request, joined the operation
+    /// in flight (whose number `flight` reads) or did nothing.
+    func start(
+        _ operation: () -> LoadTask,
+        flight: () -> UInt64?,
+        on transport: HeldTransport
+    ) async -> Start {
+        let before = flight()
+        let arrivals = transport.arrivals
+        let task = operation()
+        guard let after = flight() else {
+            await task.finish()
+            return .skipped
+        }
+        guard after != before else { return .joined(task) }
+        await transport.waitForArrivals(arrivals + 1)
+        let id = transport.pending.map(\.id).max()!
+        watch(task, request: id)
+        return .sent(task, request: id)
+    }
+
     /// Watches the operation `task` finishes, whose first request is `request`.
-    func watch(_ task: LoadTask, request: Int) {
+    private func watch(_ task: LoadTask, request: Int) {
         let operation = nextOperation
         nextOperation += 1
         operationOfRequest[request] = operation
@@ -40,6 +71,37 @@ final class OperationTracker {
                 return nil
             }
             await events.wait(for: seen + 1)
+        }
+    }
+}
+
+/// The operations the model tests drive a paged, refreshable list with.
+enum ListOperation: CustomStringConvertible {
+    case list(LoadPolicy)
+    case appear
+    case refresh
+    case nextPage
+    case previousPage
+
+    /// Starts the operation on `feed` without waiting.
+    @MainActor
+    func start(on feed: some Paginating & Refreshable) -> LoadTask {
+        switch self {
+        case .list(let policy): feed.startLoadingFirstPage(policy: policy)
+        case .appear: feed.loadingDidAppear() ?? LoadTask(Task {})
+        case .refresh: feed.startRefreshing()
+        case .nextPage: feed.startLoadingNextPage()
+        case .previousPage: feed.startLoadingPreviousPage()
+        }
+    }
+
+    var description: String {
+        switch self {
+        case .list(let policy): "list \(policy)"
+        case .appear: "appear"
+        case .refresh: "refresh"
+        case .nextPage: "next page"
+        case .previousPage: "previous page"
         }
     }
 }

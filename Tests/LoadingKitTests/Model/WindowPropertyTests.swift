@@ -73,22 +73,18 @@ private struct WindowRun {
     private mutating func step() async {
         let feed = self.feed
         switch pick(100) {
-        case 0..<8:
-            let policy = [LoadPolicy.ifNeeded, .force, .background][pick(3)]
-            steps.append("list \(policy)")
-            await start { feed.startLoadingFirstPage(policy: policy) }
-        case 8..<12:
-            steps.append("appear")
-            await start { feed.loadingDidAppear() ?? LoadTask(Task {}) }
-        case 12..<20:
-            steps.append("refresh")
-            await start { feed.startRefreshing() }
-        case 20..<34:
-            steps.append("next")
-            await start { feed.startLoadingNextPage() }
-        case 34..<46:
-            steps.append("previous")
-            await start { feed.startLoadingPreviousPage() }
+        case 0..<46:
+            let roll = pick(46)
+            let operation: ListOperation =
+                switch roll {
+                case 0..<8: .list([LoadPolicy.ifNeeded, .force, .background][pick(3)])
+                case 8..<12: .appear
+                case 12..<20: .refresh
+                case 20..<34: .nextPage
+                default: .previousPage
+                }
+            steps.append("\(operation)")
+            await start { operation.start(on: feed) }
         case 46..<49:
             steps.append("cancel")
             feed.cancelLoading()
@@ -110,18 +106,15 @@ private struct WindowRun {
 
     /// Starts an operation; one that sent a request is watched until it ends.
     private mutating func start(_ operation: () -> LoadTask) async {
-        let before = feed.loadingRuntime.currentFlight?.generation
-        let arrivals = transport.arrivals
-        let task = operation()
-        let after = feed.loadingRuntime.currentFlight?.generation
-        guard let after, after != before else {
-            if after == nil { await task.finish() }
-            return
+        let feed = self.feed
+        let flight = { feed.loadingRuntime.currentFlight?.generation }
+        if case .sent(let task, let id) = await tracker.start(
+            operation,
+            flight: flight,
+            on: transport
+        ) {
+            waiting[id, default: []].append(task)
         }
-        await transport.waitForArrivals(arrivals + 1)
-        let id = transport.pending.map(\.id).max()!
-        waiting[id, default: []].append(task)
-        tracker.watch(task, request: id)
     }
 
     /// Answers a request and waits for what follows: the operation's next request, or
