@@ -78,8 +78,10 @@ extension Loading {
     /// subscribed and receive the empty state.
     ///
     /// Assigning `LoadingState()` to ``loadingState`` does the same for the state: the
-    /// load in flight is cancelled at once, and the observers carry over to the new
-    /// state and receive it in the next main-actor turn.
+    /// load in flight is cancelled at once, pages are no longer loaded on the new state
+    /// and are forgotten, and the observers carry over to the new state and receive it
+    /// in the next main-actor turn — once no copy of the old state is kept elsewhere.
+    /// `resetLoading()` does it all at once.
     public func resetLoading() {
         let runtime = loadingRuntime
         _ = runtime.cancel()
