@@ -1,7 +1,7 @@
 import Foundation
 
-/// The default refresh merge of `Identifiable` lists: the fetched items before the
-/// first one already shown go to the head.
+/// The default refresh merge of `Identifiable` lists: the fetched items not shown that
+/// come before the last one already shown go to the head.
 ///
 /// It hashes each fetched identifier once and looks each item shown up once in the
 /// small set of fetched identifiers: linear in the items it touches.
@@ -24,9 +24,14 @@ where Content.Element: Identifiable {
         for item in content where fetchedIDs.contains(item.id) {
             present.insert(item.id)
         }
-        // What is new comes before the first item shown; what follows it is older than
-        // the head and belongs to later pages, not before the content.
-        let newItems = unique.prefix { !present.contains($0.id) }
+        // What is new comes before the last item shown; what follows it is older than
+        // the content's head and belongs to later pages, not before the content. (An
+        // item shown may lead the page — pinned, or bumped by an edit — and new items
+        // still follow it.)
+        let lastShown = unique.lastIndex { present.contains($0.id) }
+        let newItems = unique[..<(lastShown ?? unique.endIndex)].filter {
+            !present.contains($0.id)
+        }
         let lastPageIsShort = pageSize.map { (pages.last?.count ?? 0) < $0 } ?? false
         guard !present.isEmpty || lastPageIsShort || newItems.isEmpty else {
             return .gap(replacement: Content(newItems))

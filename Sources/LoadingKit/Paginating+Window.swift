@@ -25,7 +25,7 @@ extension LoadingLifecycle where Loader: Paginating {
             forget: { loader in loader.pagination = PaginationState() },
             firstLoad: { loader in loader.beginList(policy: .force) },
             replacement: { loader in loader.firstPageReplacement() },
-            mergesAtHead: { loader in !loader.pagination.hasPreviousPages }
+            mergesAtHead: { loader in loader.pagination.isAtHead }
         )
     }
 }
@@ -163,8 +163,12 @@ extension Paginating {
         let resource = self.resource(forPage: nil)
         let webservice = self.webservice
         return { lease in
-            let page = try await webservice.fetch(resource, lease: lease).value
-            return Replacement { loader throws(LoadingError) in try loader.applyFirstPage(page) }
+            let fetched = try await webservice.fetch(resource, lease: lease)
+            return Replacement { loader throws(LoadingError) in
+                try loader.applyFirstPage(fetched.value)
+                loader.loadingRuntime.contentValidators = fetched.validators
+                loader.loadingRuntime.contentDirectives = fetched.cacheDirectives
+            }
         }
     }
 }
@@ -245,9 +249,10 @@ extension Paginating {
             )
             loadingState.content?.append(contentsOf: batch)
             changes = [.appended(before..<(before + fresh.count))]
-            if removed > 0 {
-                loadingState.content?.removeFirst(removed)
-                reported.append(.removed(0..<removed))
+            let dropped = min(removed, loadingState.content?.count ?? 0)
+            if dropped > 0 {
+                loadingState.content?.removeFirst(dropped)
+                reported.append(.removed(0..<dropped))
             }
         case .previous:
             let removed = pagination.add(
@@ -261,9 +266,10 @@ extension Paginating {
             loadingState.content?.prepend(contentsOf: batch)
             changes = [.inserted(IndexSet(0..<fresh.count))]
             let total = before + fresh.count
-            if removed > 0 {
-                loadingState.content?.removeLast(removed, of: total)
-                reported.append(.removed((total - removed)..<total))
+            let dropped = min(removed, total)
+            if dropped > 0 {
+                loadingState.content?.removeLast(dropped, of: total)
+                reported.append(.removed((total - dropped)..<total))
             }
         }
         reported = changes.filter { !$0.isEmpty } + reported

@@ -37,7 +37,8 @@ import LoadingKitNetworking
 /// class that declares `Loading`: a subclass that adds it keeps its superclass's
 /// ``Loading/loadingLifecycle``.
 ///
-/// The list lives in ``Loading/loadingState``, each page appended in place. Draw the
+/// The list lives in ``Loading/loadingState``, each page appended in place; change
+/// it only through the kit, which keeps ``pagination`` in step with it. Draw the
 /// rows from `loadingState.content` and animate them from ``Loading/didApply(_:)``;
 /// ``Loading/configure(value:)`` is optional here, and keeping a copy of the list in
 /// the conformer would make every page copy it.
@@ -65,7 +66,9 @@ where ResourceType: RangeReplaceableCollection, ResourceType.Element: Sendable {
     var maxPages: Int? { get }
 
     /// The items of `page` to add, given what is shown — `loadingState.content`, which
-    /// during a reload of the pages held is the pages before this one. Default: all of
+    /// during a reload of the pages held is the pages before this one (the kit builds
+    /// the new list there, then puts the old one back before applying it, all in one
+    /// main-actor turn). Default: all of
     /// them; for `Identifiable` items, those whose identifier is not shown yet (the
     /// server may shift items between pages), each once — also for a generic conformer
     /// whose item type is only known to be `Identifiable` when it runs.

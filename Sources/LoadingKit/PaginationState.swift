@@ -171,6 +171,12 @@ public struct PaginationState<Cursor: Sendable>: Sendable {
         return removed
     }
 
+    /// Whether the head page is the list's first page: none was dropped before it, and
+    /// it was asked for as the first page or its response names no page before it.
+    var isAtHead: Bool {
+        droppedHead.isEmpty && (pages.first.map { $0.cursor == nil || $0.previous == nil } ?? true)
+    }
+
     /// The cursor of the head page, where a reload of the pages held starts.
     var headCursor: Cursor? { pages.first?.cursor ?? nil }
 

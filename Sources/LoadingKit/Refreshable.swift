@@ -62,9 +62,9 @@ public protocol Refreshable: Loading {
     var refreshReplacesContent: Bool { get }
 
     /// Merges the pages a refresh fetched, newest first, into the content. Default:
-    /// for a collection of `Identifiable` elements, prepends the fetched items that
-    /// come before the first item already shown (in their order) and keeps the content
-    /// in place, reporting
+    /// for a collection of `Identifiable` elements, prepends the fetched items not shown
+    /// that come before the last item already shown (in their order) and keeps the
+    /// content in place, reporting
     /// ``ContentChange/inserted(_:)``; otherwise, or when ``refreshReplacesContent``
     /// is set, replaces the content.
     func mergeRefresh(_ pages: [ResourceType], into content: ResourceType) -> RefreshMerge<
@@ -110,8 +110,8 @@ extension Refreshable where ResourceType: Collection, RefreshAnchor == ResourceT
 
 extension Refreshable
 where ResourceType: RangeReplaceableCollection, ResourceType.Element: Identifiable {
-    /// Prepends the fetched items that come before the first item already shown, and
-    /// keeps the content in place.
+    /// Prepends the fetched items not shown that come before the last item already
+    /// shown, and keeps the content in place.
     public func mergeRefresh(_ pages: [ResourceType], into content: ResourceType)
         -> RefreshMerge<ResourceType>
     {

@@ -203,6 +203,20 @@ struct ComposedLoaderTests {
         #expect(mock.requestCount(for: "/posts?since=6") == 0)
     }
 
+    @Test("a first page that names a page before it still merges refreshes at the head")
+    func firstPageWithPreviousLink() async throws {
+        let base = "https://api.example.com/timeline"
+        let links = "<\(base)?max_id=7>; rel=\"next\", <\(base)?min_id=9>; rel=\"prev\""
+        mock.respond(to: "/timeline", with: .json(Post.list([9, 8, 7]), headers: ["Link": links]))
+        mock.respond(to: "/timeline?since=9", with: .json(Post.list([10, 9, 8])))
+        let timeline = Timeline(transport: mock, base: base)
+        await timeline.loadFirstPage()
+        #expect(timeline.pagination.hasPreviousPages)
+        await timeline.refresh()
+        #expect(timeline.loadingState.content?.map(\.id) == [10, 9, 8, 7])
+        #expect(timeline.pagination.pagesLoaded == 1)
+    }
+
     @Test("a reload of the pages held shows an overriding itemsToAppend the pages before")
     func reloadWithCustomFilter() async throws {
         script(page: 1, [9, 8, 7])
@@ -309,6 +323,28 @@ private final class FilteringList: Paginating {
     func itemsToAppend(from page: [Post]) -> [Post] {
         let shown = Set((loadingState.content ?? []).map(\.id))
         return page.filter { !shown.contains($0.id) }
+    }
+}
+
+/// A timeline whose first page links to newer items (`rel="prev"`), as Mastodon's does.
+@MainActor
+private final class Timeline: Paginating, Refreshable {
+    var loadingState = LoadingState<[Post]>()
+    var pagination = PaginationState<URL>()
+    let webservice: Webservice
+    let base: String
+
+    init(transport: any Transport, base: String) {
+        webservice = Webservice(transport: transport)
+        self.base = base
+    }
+
+    func resource(forPage cursor: URL?) -> Resource<Page<Post, URL>> {
+        .linked(url: cursor ?? URL(string: base)!)
+    }
+
+    func refreshResource(newerThan first: Post?) -> Resource<[Post]> {
+        Resource(url: URL(string: "\(base)?since=\(first?.id ?? 0)")!)
     }
 }
 

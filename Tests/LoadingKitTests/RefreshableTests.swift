@@ -37,6 +37,17 @@ struct RefreshableTests {
         #expect(feed.changes == [.replaced, .inserted(IndexSet(0..<2))])
     }
 
+    @Test("new items that follow a shown item leading the refresh page (pinned, bumped) are kept")
+    func shownItemLeadsThePage() async throws {
+        mock.respond(to: "/posts", with: .json(Post.list([10, 9, 8])))
+        let feed = FeedScreen(transport: mock)
+        await feed.refresh()
+        mock.respond(to: "/posts?since=10", with: .json(Post.list([8, 12, 11, 10, 9])))
+        await feed.refresh()
+        #expect(feed.ids == [12, 11, 10, 9, 8])
+        #expect(feed.changes == [.replaced, .inserted(IndexSet(0..<2))])
+    }
+
     @Test("a refresh without new items changes nothing and configures nothing")
     func noNewItems() async throws {
         let feed = await loadedFeed()
