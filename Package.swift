@@ -15,7 +15,7 @@ let package = Package(
     targets: [
         .target(name: "LoadingKitNetworking"),
         .target(name: "LoadingKit", dependencies: ["LoadingKitNetworking"]),
-        .target(name: "LoadingKitTesting", dependencies: ["LoadingKit", "LoadingKitNetworking"]),
+        .target(name: "LoadingKitTesting", dependencies: ["LoadingKitNetworking"]),
         .executableTarget(
             name: "loadingkit-demo",
             dependencies: ["LoadingKit", "LoadingKitTesting"]

@@ -14,12 +14,12 @@ runs=${1:-1000000}
 mkdir -p .build-fuzz
 swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name LoadingKitFuzz \
     Fuzz/FuzzTarget.swift \
-    Sources/LoadingKitNetworking/LinkHeader.swift \
-    Sources/LoadingKitNetworking/LinkHeaderParser.swift \
-    Sources/LoadingKitNetworking/RetryAfter.swift \
-    Sources/LoadingKitNetworking/HTTPDate.swift \
-    Sources/LoadingKitNetworking/CacheDirectives.swift \
-    Sources/LoadingKit/PageCursor.swift \
+    Sources/LoadingKitNetworking/Link/LinkHeader.swift \
+    Sources/LoadingKitNetworking/Link/LinkHeaderParser.swift \
+    Sources/LoadingKitNetworking/Policies/RetryAfter.swift \
+    Sources/LoadingKitNetworking/Policies/HTTPDate.swift \
+    Sources/LoadingKitNetworking/Policies/CacheDirectives.swift \
+    Sources/LoadingKitNetworking/Pagination/PageCursor.swift \
     -o .build-fuzz/fuzz-parsers
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

@@ -1,5 +1,4 @@
 import Foundation
-import LoadingKitNetworking
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
