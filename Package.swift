@@ -25,15 +25,18 @@ let package = Package(
             dependencies: ["LoadingKit", "LoadingKitNetworking", "LoadingKitTesting"],
             path: "Benchmarks/loadingkit-bench"
         ),
+        .target(
+            name: "LoadingKitFixtures",
+            path: "Tests/Fixtures",
+            resources: [.copy("Recorded")]
+        ),
         .testTarget(
             name: "LoadingKitNetworkingTests",
-            dependencies: ["LoadingKitNetworking", "LoadingKitTesting"],
-            resources: [.copy("Fixtures")]
+            dependencies: ["LoadingKitNetworking", "LoadingKitTesting", "LoadingKitFixtures"]
         ),
         .testTarget(
             name: "LoadingKitTests",
-            dependencies: ["LoadingKit", "LoadingKitTesting"],
-            resources: [.copy("Fixtures")]
+            dependencies: ["LoadingKit", "LoadingKitTesting", "LoadingKitFixtures"]
         ),
         .testTarget(name: "LoadingKitTestingTests", dependencies: ["LoadingKitTesting"]),
         .testTarget(

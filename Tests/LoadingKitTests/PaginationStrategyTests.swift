@@ -1,5 +1,6 @@
 import Foundation
 import LoadingKit
+import LoadingKitFixtures
 import LoadingKitTesting
 import Testing
 

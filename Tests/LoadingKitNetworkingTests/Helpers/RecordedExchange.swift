@@ -1,5 +1,5 @@
 import Foundation
-import Testing
+import LoadingKitFixtures
 
 /// One recorded GitHub call from the octokit fixtures.
 struct RecordedExchange {
@@ -9,13 +9,9 @@ struct RecordedExchange {
     let headers: [String: String]
     let body: Data
 
-    /// The exchanges of a scenario in `Fixtures/octokit`.
+    /// The exchanges of a scenario in the octokit fixtures.
     static func scenario(_ name: String) throws -> [RecordedExchange] {
-        let url = try #require(
-            Bundle.module.url(forResource: "Fixtures/octokit/\(name)", withExtension: "json")
-        )
-        let entries =
-            try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [[String: Any]]
+        let entries = try Fixtures.json("octokit/\(name).json") as? [[String: Any]]
         return try (entries ?? []).map { entry in
             RecordedExchange(
                 method: (entry["method"] as? String ?? "get").uppercased(),

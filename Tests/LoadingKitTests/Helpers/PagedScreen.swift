@@ -1,5 +1,6 @@
 import Foundation
 import LoadingKit
+import LoadingKitFixtures
 import Testing
 
 /// A `Paginating` list of identifiable items, whose page resources come from a
@@ -95,19 +96,7 @@ struct GitHubIssue: Codable, Sendable, Identifiable, Equatable {
     let title: String
 }
 
-enum Fixtures {
-    static func url(_ path: String) throws -> URL {
-        try #require(Bundle.module.url(forResource: "Fixtures/\(path)", withExtension: nil))
-    }
-
-    static func data(_ path: String) throws -> Data {
-        try Data(contentsOf: url(path))
-    }
-
-    static func json(_ path: String) throws -> Any {
-        try JSONSerialization.jsonObject(with: data(path))
-    }
-
+extension Fixtures {
     static var placeholderPosts: [PlaceholderPost] {
         get throws {
             try JSONDecoder().decode(
