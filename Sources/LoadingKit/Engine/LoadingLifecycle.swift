@@ -31,15 +31,6 @@ public struct LoadingLifecycle<Loader: Loading>: Sendable {
     let mergesAtHead: @MainActor @Sendable (Loader) -> Bool
 }
 
-/// A fetch, run off the main actor, that returns how to apply what it fetched.
-typealias ReplacementFetch<Loader: Loading> =
-    @Sendable (FetchLease) async throws -> Replacement<Loader>
-
-/// How to apply content fetched to replace the content of a loader.
-struct Replacement<Loader: Loading>: Sendable {
-    let apply: @MainActor @Sendable (Loader) throws(LoadingError) -> Void
-}
-
 extension LoadingLifecycle {
     /// One value: a load replaces it, a reload loads the loader's resource again.
     static var value: LoadingLifecycle {

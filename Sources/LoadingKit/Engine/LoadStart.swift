@@ -1,0 +1,29 @@
+/// How a request to load was answered.
+enum LoadStart: Sendable {
+    /// Nothing to do: the policy found the content good enough.
+    case skipped
+    /// A load already in flight serves the request.
+    case joined(LoadFlight)
+    /// A new load started.
+    case started(LoadFlight)
+
+    /// Waits for the load to end and its outcome to be applied. Cancelling the
+    /// waiting task cancels a load it started, never one it joined.
+    @MainActor
+    func finish() async {
+        switch self {
+        case .skipped: return
+        case .joined(let flight): await flight.finish(false)
+        case .started(let flight): await flight.finish(true)
+        }
+    }
+
+    /// A task that finishes the load, for callers that do not wait.
+    @MainActor
+    var task: LoadTask {
+        if case .skipped = self {
+            return LoadTask(Task {})
+        }
+        return LoadTask(Task { @MainActor in await finish() })
+    }
+}
