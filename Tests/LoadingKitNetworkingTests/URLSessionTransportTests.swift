@@ -187,6 +187,21 @@ struct URLSessionTransportTests {
         #expect(all.map(\.bytesReceived) == all.map(\.bytesReceived).sorted())
     }
 
+    @Test("a transport reads the observer that observing(_:during:) sets, and only there")
+    func observerScope() async throws {
+        #expect(TransferProgress.observer == nil)
+        let inside = Locked<[TransferProgress]>([])
+        let seen = await TransferProgress.observing { report in
+            inside.withLock { $0.append(report) }
+        } during: {
+            TransferProgress.observer?(TransferProgress(bytesReceived: 1, expectedBytes: 2))
+            return TransferProgress.observer != nil
+        }
+        #expect(seen)
+        #expect(inside.withLock { $0 } == [TransferProgress(bytesReceived: 1, expectedBytes: 2)])
+        #expect(TransferProgress.observer == nil)
+    }
+
     @Test("the completion form works over real HTTP")
     func completionForm() async throws {
         server.route("/episodes/1") { _ in .json(Episode(id: 1, title: "Pilot")) }

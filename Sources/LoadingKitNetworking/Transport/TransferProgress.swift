@@ -32,8 +32,21 @@ public struct TransferProgress: Sendable, Equatable {
     /// Receives progress reports; called on a transport's own queue.
     public typealias Handler = @Sendable (TransferProgress) -> Void
 
-    /// The handler that transports report to for loads started in the current task.
-    @TaskLocal public static var observer: Handler?
+    /// The handler that transports report to for loads started in the current task;
+    /// set it with ``observing(_:during:)``.
+    ///
+    /// A transport of your own reads it when it starts a transfer:
+    ///
+    /// ```swift
+    /// let report = TransferProgress.observer
+    /// report?(TransferProgress(bytesReceived: 512, expectedBytes: 1024))
+    /// ```
+    public static var observer: Handler? { taskObserver }
+
+    /// The task-local behind ``observer``. It stays inside the module: a release build
+    /// of another package that pushed a value onto it directly crashed in
+    /// `swift_task_localValuePush` (Swift 6.3.1, Linux).
+    @TaskLocal static var taskObserver: Handler?
 
     /// Runs `operation` with `handler` receiving the progress of the transfers it
     /// starts.
@@ -46,6 +59,6 @@ public struct TransferProgress: Sendable, Equatable {
         _ handler: @escaping Handler,
         during operation: () async throws -> T
     ) async rethrows -> T {
-        try await $observer.withValue(handler, operation: operation)
+        try await $taskObserver.withValue(handler, operation: operation)
     }
 }
