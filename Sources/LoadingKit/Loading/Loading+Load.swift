@@ -188,7 +188,7 @@ extension Loading {
             try loader.apply(fetched) { (value) throws(LoadingError) in
                 try loader.applyLoaded(value) { prepare(loader) }
             }
-        }.start
+        }
     }
 
     /// Applies `fetched` with `apply`, unless it is a `304` to the validators the
@@ -213,18 +213,18 @@ extension Loading {
     /// Starts loading `resource`, whose value becomes the content of the resource
     /// `content` names (by default `resource` itself), as `policy` says — unless the
     /// policy skips it or joins a load in flight — and hands what was fetched to
-    /// `apply`. Returns whether a new load started for another resource than the
-    /// state's, whose content it cleared.
+    /// `apply`. A load of another resource than the state's clears the state's content
+    /// as it starts.
     func beginLoad<Value: Sendable>(
         _ resource: Resource<Value>,
         as content: (ResourceIdentity) -> ResourceIdentity = { $0 },
         policy: LoadPolicy,
         apply: @escaping @MainActor (Self, Fetched<Value>) throws -> Void
-    ) -> (start: LoadStart, switched: Bool) {
+    ) -> LoadStart {
         let fetched = resource.identity
         let identity = content(fetched)
         if let existing = existingLoad(for: policy, of: identity) {
-            return (existing, false)
+            return existing
         }
         let runtime = loadingRuntime
         let previous = runtime.stateIdentity
@@ -247,6 +247,6 @@ extension Loading {
         } apply: { loader, fetched in
             try apply(loader, fetched)
         }
-        return (.started(flight), switched)
+        return .started(flight)
     }
 }

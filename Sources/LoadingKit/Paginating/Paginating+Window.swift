@@ -87,7 +87,7 @@ extension Paginating {
         }
         let identity = listIdentity(of: resource)
         let anotherList = loadingRuntime.stateIdentity != identity
-        let (start, _) = beginLoad(
+        let start = beginLoad(
             resource,
             as: { _ in identity },
             policy: policy,

@@ -108,7 +108,7 @@ extension Refreshable {
                 try loader.applyLoaded(value)
             }
             loader.didApply(.replaced)
-        }.start
+        }
     }
 
     private func refreshStep(
