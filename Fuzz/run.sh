@@ -5,9 +5,11 @@
 #   bash Fuzz/run.sh             # 1,000,000 executions
 #   bash Fuzz/run.sh 5000000     # more
 #   FUZZ_SEED=1 bash Fuzz/run.sh 200000   # reproducible, as CI runs it
+#   FUZZ_UPDATE_CORPUS=1 bash Fuzz/run.sh # also merge what it found into Fuzz/corpus
 #
-# New interesting inputs are added to Fuzz/corpus; a crash, hang or slow input is
-# written to .build-fuzz/ and fails the run.
+# The run reads Fuzz/corpus and writes what it finds to a scratch directory, so the
+# tracked corpus changes only when asked; a crash, hang or slow input is written to
+# .build-fuzz/ and fails the run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-1000000}
@@ -25,9 +27,12 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 .build-fuzz/fuzz-parsers "$work" Fuzz/corpus -runs="$runs" -seed="${FUZZ_SEED:-0}" -timeout=2 -report_slow_units=1 \
     -max_len=4096 -artifact_prefix=.build-fuzz/ -print_final_stats=1
-# Keep the corpus small: merge what the run found into the minimal set.
-mkdir -p "$work/merged"
-.build-fuzz/fuzz-parsers -merge=1 "$work/merged" Fuzz/corpus "$work" >/dev/null 2>&1
-rm -f Fuzz/corpus/*
-cp "$work/merged"/* Fuzz/corpus/ 2>/dev/null || true
-echo "corpus: $(ls Fuzz/corpus | wc -l) inputs"
+echo "found: $(ls "$work" | wc -l) new inputs; corpus: $(ls Fuzz/corpus | wc -l) inputs"
+if [ "${FUZZ_UPDATE_CORPUS:-0}" = 1 ]; then
+    # Keep the corpus small: merge what the run found into the minimal set.
+    mkdir -p "$work/merged"
+    .build-fuzz/fuzz-parsers -merge=1 "$work/merged" Fuzz/corpus "$work" >/dev/null 2>&1
+    rm -f Fuzz/corpus/*
+    cp "$work/merged"/* Fuzz/corpus/ 2>/dev/null || true
+    echo "corpus merged: $(ls Fuzz/corpus | wc -l) inputs"
+fi
