@@ -176,17 +176,12 @@ extension Loading {
         }
     }
 
-    /// Starts a load of `resource`, whose value replaces the content, as `policy` says;
-    /// `prepare` runs once the value is accepted, before it is shown.
-    func beginPlainLoad(
-        _ resource: Resource<ResourceType>,
-        policy: LoadPolicy,
-        prepare: @escaping @MainActor @Sendable (Self) -> Void = { _ in }
-    ) -> LoadStart {
+    /// Starts a load of `resource`, whose value replaces the content, as `policy` says.
+    func beginPlainLoad(_ resource: Resource<ResourceType>, policy: LoadPolicy) -> LoadStart {
         loadingRuntime.lastResource = resource
         return beginLoad(resource, policy: policy) { loader, fetched in
             try loader.apply(fetched) { (value) throws(LoadingError) in
-                try loader.applyLoaded(value) { prepare(loader) }
+                try loader.applyLoaded(value)
             }
         }
     }

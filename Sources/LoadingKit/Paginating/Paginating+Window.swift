@@ -45,12 +45,12 @@ extension Paginating {
         if resource.identity == listIdentity(of: first) {
             return beginList(policy: policy, first: first)
         }
+        // Pages need the list's identity as the state's, so a load of another
+        // resource leaves none; those of the list are forgotten as it starts.
         if loadingRuntime.stateIdentity != resource.identity {
             pagination = PaginationState()
         }
-        return beginPlainLoad(resource, policy: policy) { loader in
-            loader.pagination = PaginationState()
-        }
+        return beginPlainLoad(resource, policy: policy)
     }
 
     /// Loads the first page, or reloads the pages held, as `policy` says.
@@ -235,53 +235,46 @@ extension Paginating {
             throw .rejected(String(describing: error))
         }
         let before = loadingState.content?.count ?? 0
-        let changes: [ContentChange]
-        var reported: [ContentChange] = []
+        let removed = pagination.add(
+            page,
+            from: cursor,
+            count: fresh.count,
+            toward: direction,
+            contentCount: before,
+            limit: maxPages
+        )
+        let total = before + fresh.count
+        let dropped = min(removed, total)
+        var changes: [ContentChange] = []
         switch direction {
         case .next:
-            let removed = pagination.add(
-                page,
-                from: cursor,
-                count: fresh.count,
-                toward: .next,
-                contentCount: before,
-                limit: maxPages
-            )
             loadingState.content?.append(contentsOf: batch)
-            changes = [.appended(before..<(before + fresh.count))]
-            let dropped = min(removed, loadingState.content?.count ?? 0)
+            if !fresh.isEmpty {
+                changes.append(.appended(before..<total))
+            }
             if dropped > 0 {
                 loadingState.content?.removeFirst(dropped)
-                reported.append(.removed(0..<dropped))
+                changes.append(.removed(0..<dropped))
             }
         case .previous:
-            let removed = pagination.add(
-                page,
-                from: cursor,
-                count: fresh.count,
-                toward: .previous,
-                contentCount: before,
-                limit: maxPages
-            )
             loadingState.content?.prepend(contentsOf: batch)
-            changes = [.inserted(IndexSet(0..<fresh.count))]
-            let total = before + fresh.count
-            let dropped = min(removed, total)
+            if !fresh.isEmpty {
+                changes.append(.inserted(IndexSet(0..<fresh.count)))
+            }
             if dropped > 0 {
                 loadingState.content?.removeLast(dropped, of: total)
-                reported.append(.removed((total - dropped)..<total))
+                changes.append(.removed((total - dropped)..<total))
             }
         }
-        reported = changes.filter { !$0.isEmpty } + reported
-        if !reported.isEmpty {
-            if reported.contains(where: \.isRemoval) {
-                loadingRuntime.identities = .unknown
-            }
+        if dropped > 0 {
+            loadingRuntime.identities = .unknown
+        }
+        if !changes.isEmpty {
             configure(value: loadingState.content ?? batch)
         }
         let empty = isEmpty(loadingState.content ?? ResourceType())
         markLoaded { $0.isEmpty = empty }
-        for change in reported.isEmpty ? [.none] : reported {
+        for change in changes.isEmpty ? [.none] : changes {
             didApply(change)
         }
     }
@@ -296,22 +289,5 @@ extension RangeReplaceableCollection {
     /// Removes the last `count` of this collection's `total` elements.
     fileprivate mutating func removeLast(_ count: Int, of total: Int) {
         removeSubrange(index(startIndex, offsetBy: total - count)..<endIndex)
-    }
-}
-
-extension ContentChange {
-    /// Whether the change touches no item.
-    fileprivate var isEmpty: Bool {
-        switch self {
-        case .none: true
-        case .inserted(let indices): indices.isEmpty
-        case .appended(let range), .removed(let range): range.isEmpty
-        case .replaced: false
-        }
-    }
-
-    fileprivate var isRemoval: Bool {
-        if case .removed = self { return true }
-        return false
     }
 }
