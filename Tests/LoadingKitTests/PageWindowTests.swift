@@ -113,17 +113,21 @@ struct PageWindowTests {
         #expect(mock.requests.count == 5)
     }
 
-    @Test("previous pages toward the head follow the API's prev links")
+    @Test("previous pages follow the API's prev links; first, last and total are kept")
     func previousLinks() async throws {
         let base = "https://api.example.com/issues"
         func respond(_ page: Int, prev: Int?) {
             var links = [
                 "<\(base)?page=\(page + 1)>; rel=\"next\"", "<\(base)?page=1>; rel=\"first\"",
+                "<\(base)?page=9>; rel=\"last\"",
             ]
             if let prev { links.append("<\(base)?page=\(prev)>; rel=\"prev\"") }
             mock.respond(
                 to: "/issues?page=\(page)",
-                with: .json(Post.list([page]), headers: ["Link": links.joined(separator: ", ")])
+                with: .json(
+                    Post.list([page]),
+                    headers: ["Link": links.joined(separator: ", "), "X-Total-Count": "9"]
+                )
             )
         }
         respond(3, prev: 2)
@@ -135,6 +139,8 @@ struct PageWindowTests {
         await list.loadFirstPage()
         #expect(list.pagination.previousCursor?.query == "page=2")
         #expect(list.pagination.firstCursor?.query == "page=1")
+        #expect(list.pagination.lastCursor?.query == "page=9")
+        #expect(list.pagination.totalCount == 9)
         await list.loadPreviousPage()
         await list.loadPreviousPage()
         #expect(list.items.map(\.id) == [1, 2, 3])
