@@ -59,7 +59,7 @@ struct LoadingStateTests {
     @Test("equality ignores the owner's bookkeeping")
     func equalityIgnoresRuntime() {
         var withRuntime = state(content: [1])
-        withRuntime.runtime = LoadingRuntime { _ in false }
+        withRuntime.runtime = LoadingRuntime()
         #expect(withRuntime == state(content: [1]))
         #expect(withRuntime.detached.runtime == nil)
         #expect(state(content: [1]) != state(content: [2]))

@@ -66,6 +66,35 @@ struct ObservationTests {
         withExtendedLifetime(kept) {}
     }
 
+    @Test("observing a loader does not write its state: nothing is created on reading")
+    func observingWritesNothing() async throws {
+        let screen = WriteCountingScreen()
+        let states = screen.states
+        #expect(screen.loadingRuntime.observerCount == 1)
+        #expect(screen.writes == 0)
+        withExtendedLifetime(states) {}
+    }
+
+    @Test("a state copied from one loader to another keeps their loads and observers apart")
+    func copiedStateIsNotShared() async throws {
+        let gate = MockTransport.Gate()
+        mock.respond(to: "/episodes/1", with: .json(pilot), after: gate)
+        let first = RecordingScreen(transport: mock)
+        let second = RecordingScreen(transport: mock)
+        second.loadingState = first.loadingState
+        let observed = first.states
+        let task = first.startLoading(resource: Episode.resource(id: 1))
+        await gate.waitForArrivals()
+        #expect(second.loadingRuntime.currentFlight == nil)
+        #expect(second.loadingRuntime.observerCount == 0)
+        second.cancelLoading()
+        gate.open()
+        await task.finish()
+        #expect(first.loadingState.content == pilot)
+        #expect(second.loadingState.content == nil)
+        withExtendedLifetime(observed) {}
+    }
+
     @Test("streams end when the loader is released")
     func streamsEndWithLoader() async throws {
         var screen: RecordingScreen? = RecordingScreen(transport: mock)
@@ -113,4 +142,15 @@ struct ProgressingTransport: Transport {
         }
         return try await base.send(request)
     }
+}
+
+/// A loader that counts the writes to its state.
+@MainActor
+private final class WriteCountingScreen: Loading {
+    var loadingState = LoadingState<Episode>() {
+        didSet { writes += 1 }
+    }
+    var writes = 0
+
+    func configure(value: Episode) {}
 }

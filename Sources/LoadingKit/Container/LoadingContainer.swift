@@ -98,14 +98,15 @@ public final class LoadingContainer<Value: Sendable, Content>: Loading {
     }
 
     private func start(_ policy: LoadPolicy) -> LoadStart {
-        if let existing = existingLoad(for: policy, of: nil) {
+        let engine = loadingEngine
+        if let existing = engine.existingLoad(for: policy, of: nil) {
             return existing
         }
         let operation = self.operation
-        let flight = perform(activity(for: policy)) { _ in
+        let flight = engine.run(engine.activity(for: policy)) { _ in
             try await operation()
         } apply: { container, value in
-            try container.applyLoaded(value)
+            try container.loadingEngine.applyLoaded(value)
         }
         return .started(flight)
     }

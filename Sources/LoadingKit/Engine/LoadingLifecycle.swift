@@ -35,12 +35,13 @@ extension LoadingLifecycle {
     /// One value: a load replaces it, a reload loads the loader's resource again.
     static var value: LoadingLifecycle {
         LoadingLifecycle(
-            load: { loader, resource, policy in loader.beginPlainLoad(resource, policy: policy) },
+            load: { loader, resource, policy in loader.loadingEngine.load(resource, policy: policy)
+            },
             reload: { loader, policy in
                 guard let resource = loader.resource ?? loader.loadingRuntime.lastResource else {
                     return nil
                 }
-                return loader.beginPlainLoad(resource, policy: policy)
+                return loader.loadingEngine.load(resource, policy: policy)
             },
             forget: { _ in },
             firstLoad: nil,

@@ -9,14 +9,31 @@ private let operationNumbers = Atomic<UInt64>(0)
 /// the last resource, which resource the state belongs to, and the observers of
 /// `states`.
 ///
-/// Only the loader's own stored state holds it, and no flight does. When the loader
-/// is released the runtime goes too, cancels whatever is in flight and ends the
-/// observers. When the conformer assigns a new state while it lives on, the runtime
-/// also cancels its flight, but hands its observers over to the loader.
+/// Every `LoadingState()` comes with one, so that nothing writes the state to create
+/// it; the first loader that uses it owns it. It rides in the state because the
+/// loader's stored state is the one thing the kit can count on the loader to own: so
+/// it ends with the loader, which cancels whatever is in flight and ends the
+/// observers. Copies the kit hands out leave it behind (``LoadingState/detached``).
+/// When the conformer assigns a new state while it lives on, the runtime also cancels
+/// its flight, but hands its observers over to the loader.
 final class LoadingRuntime<Value: Sendable>: Sendable {
     typealias Observer = AsyncStream<LoadingState<Value>>.Continuation
+    /// Gives the observers to the loader, when it still lives; `false` when it is gone.
+    typealias HandOver = @Sendable ([Observer]) -> Bool
+
+    /// Which loader owns the runtime.
+    private enum Owner {
+        case none
+        case loader(weak: Weak, handOver: HandOver)
+    }
+
+    /// A weak reference to a loader.
+    private struct Weak {
+        weak var object: AnyObject?
+    }
 
     private struct State {
+        var owner = Owner.none
         var generation: UInt64 = 0
         var flight: LoadFlight?
         /// Whether the current flight's awaiting task was cancelled.
@@ -31,23 +48,39 @@ final class LoadingRuntime<Value: Sendable>: Sendable {
     }
 
     private let state = Locked(State())
-    /// Gives the observers to the loader, when it still lives; `false` when it is gone.
-    private let handOver: @Sendable ([Observer]) -> Bool
 
-    /// Creates the runtime of a loader.
-    ///
-    /// - Parameter handOver: Takes the observers when the runtime goes while its
-    ///   loader lives on; returns `false` when the loader is gone.
-    init(handOver: @escaping @Sendable ([Observer]) -> Bool) {
-        self.handOver = handOver
-    }
+    /// Creates a runtime that no loader owns yet.
+    init() {}
 
     deinit {
-        let (flight, observers) = state.withLock { ($0.flight, Array($0.observers.values)) }
+        let (flight, observers, owner) = state.withLock {
+            ($0.flight, Array($0.observers.values), $0.owner)
+        }
         flight?.cancel()
-        guard !handOver(observers) else { return }
+        if case .loader(_, let handOver) = owner, handOver(observers) {
+            return
+        }
         for observer in observers {
             observer.finish()
+        }
+    }
+
+    /// Makes `loader` the owner, unless another loader owned the runtime (a state
+    /// copied from one loader to another); returns whether `loader` owns it.
+    ///
+    /// - Parameters:
+    ///   - loader: The loader whose state holds the runtime.
+    ///   - handOver: Makes the hand-over of the observers, should the runtime go
+    ///     while the loader lives on.
+    func claim(for loader: AnyObject, handOver: () -> HandOver) -> Bool {
+        state.withLock { state in
+            switch state.owner {
+            case .loader(let owner, _):
+                return owner.object === loader
+            case .none:
+                state.owner = .loader(weak: Weak(object: loader), handOver: handOver())
+                return true
+            }
         }
     }
 
@@ -163,6 +196,16 @@ final class LoadingRuntime<Value: Sendable>: Sendable {
         set { state.withLock { $0.contentDirectives = newValue } }
     }
 
+    /// Forgets the validators, freshness and item identifiers of the content, as a load
+    /// of another resource starts.
+    func forgetContentMetadata() {
+        state.withLock { state in
+            state.contentValidators = nil
+            state.contentDirectives = nil
+            state.identities = .unknown
+        }
+    }
+
     /// Removes and returns the identifiers, leaving them unknown.
     func takeIdentities() -> ItemIdentities {
         state.withLock { state in
@@ -219,5 +262,53 @@ final class LoadingRuntime<Value: Sendable>: Sendable {
         for observer in observers {
             observer.yield(loadingState)
         }
+    }
+}
+
+extension Loading {
+    /// The loader's bookkeeping: the runtime its state came with, claimed on first use.
+    /// A state without one, or with another loader's — a copy handed out, or copied from
+    /// another loader, then assigned — gets a runtime of its own.
+    var loadingRuntime: LoadingRuntime<ResourceType> {
+        if let runtime = loadingState.runtime, runtime.claim(for: self, handOver: makeHandOver) {
+            return runtime
+        }
+        let runtime = LoadingRuntime<ResourceType>()
+        _ = runtime.claim(for: self, handOver: makeHandOver)
+        loadingState.runtime = runtime
+        return runtime
+    }
+
+    /// The hand-over of the observers of a runtime that goes while this loader lives.
+    private func makeHandOver() -> LoadingRuntime<ResourceType>.HandOver {
+        { [weak self] observers in
+            guard self != nil else { return false }
+            Task { @MainActor [weak self] in
+                guard let self else {
+                    for observer in observers {
+                        observer.finish()
+                    }
+                    return
+                }
+                self.adoptObservers(observers)
+            }
+            return true
+        }
+    }
+
+    /// Takes over the observers of a state the conformer replaced that still listen,
+    /// and shows them the new state. What a refinement keeps beside the state, such as
+    /// pages, is forgotten unless a load of a resource began on the new state since.
+    private func adoptObservers(_ observers: [LoadingRuntime<ResourceType>.Observer]) {
+        let runtime = loadingRuntime
+        if runtime.stateIdentity == nil {
+            Self.loadingLifecycle.forget(self)
+        }
+        let current = loadingState.detached
+        let listening = observers.filter { observer in
+            if case .terminated = observer.yield(current) { return false }
+            return true
+        }
+        runtime.adopt(listening)
     }
 }

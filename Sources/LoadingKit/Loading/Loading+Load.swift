@@ -60,7 +60,7 @@ extension Loading {
     /// ``loadWasCancelled()`` is called, ``loadDidFail(_:)`` is not.
     public func cancelLoading() {
         guard loadingRuntime.cancel() else { return }
-        recordCancellation()
+        loadingEngine.recordCancellation()
     }
 
     /// Reloads what the loader shows, as `policy` says: ``resource``, or else the
@@ -87,7 +87,7 @@ extension Loading {
         _ = runtime.cancel()
         runtime.forgetResource()
         Self.loadingLifecycle.forget(self)
-        updateLoadingState { $0.reset() }
+        loadingEngine.update { $0.reset() }
     }
 
     // MARK: - Appearance
@@ -128,120 +128,5 @@ extension Loading {
             }
         }
         return task
-    }
-
-    /// What `policy` makes of the current state for a load of `identity`: `.skipped`
-    /// or `.joined` when no new load is needed, `nil` when one must start. Only a load
-    /// of the same resource is joined or found current; a refresh or a next page works
-    /// on the resource of the state.
-    func existingLoad(for policy: LoadPolicy, of identity: ResourceIdentity?) -> LoadStart? {
-        guard policy.kind == .ifNeeded else { return nil }
-        let runtime = loadingRuntime
-        if let inFlight = runtime.currentFlight {
-            let resource = inFlight.identity ?? runtime.stateIdentity
-            return resource == identity ? .joined(inFlight) : nil
-        }
-        guard runtime.stateIdentity == identity else { return nil }
-        return isCurrent ? .skipped : nil
-    }
-
-    /// Whether ``LoadPolicy/ifNeeded`` finds nothing to do: the content is fresh, or
-    /// the last load failed less than ``failureRetryInterval`` ago. Freshness is
-    /// ``maxAge`` when set, else what the content's response said.
-    private var isCurrent: Bool {
-        let state = loadingState
-        let now = loadingClock.now
-        if state.error != nil || state.content == nil {
-            guard let failedAt = state.failedAt else { return false }
-            return failedAt.duration(to: now) < failureRetryInterval
-        }
-        guard let loadedAt = state.loadedAt else { return true }
-        let age = loadedAt.duration(to: now)
-        if let maxAge {
-            return age < maxAge
-        }
-        let directives = loadingRuntime.contentDirectives
-        if directives?.requiresRevalidation == true || directives?.forbidsStoring == true {
-            return false
-        }
-        return directives?.freshnessLifetime.map { age < $0 } ?? true
-    }
-
-    /// The activity a new load under `policy` shows.
-    func activity(for policy: LoadPolicy) -> LoadingActivity {
-        switch policy.kind {
-        case .force: .loading
-        case .background: .reloading
-        case .ifNeeded: loadingState.content == nil ? .loading : .reloading
-        }
-    }
-
-    /// Starts a load of `resource`, whose value replaces the content, as `policy` says.
-    func beginPlainLoad(_ resource: Resource<ResourceType>, policy: LoadPolicy) -> LoadStart {
-        loadingRuntime.lastResource = resource
-        return beginLoad(resource, policy: policy) { loader, fetched in
-            try loader.apply(fetched) { (value) throws(LoadingError) in
-                try loader.applyLoaded(value)
-            }
-        }
-    }
-
-    /// Applies `fetched` with `apply`, unless it is a `304` to the validators the
-    /// content came with: then the content is kept and only the load time recorded.
-    func apply<Value>(
-        _ fetched: Fetched<Value>,
-        with apply: (Value) throws(LoadingError) -> Void
-    ) throws(LoadingError) {
-        let runtime = loadingRuntime
-        if fetched.isNotModified, loadingState.content != nil,
-            fetched.validators == runtime.contentValidators
-        {
-            runtime.contentDirectives = fetched.cacheDirectives
-            markLoaded()
-            return
-        }
-        try apply(fetched.value)
-        runtime.contentValidators = fetched.validators
-        runtime.contentDirectives = fetched.cacheDirectives
-    }
-
-    /// Starts loading `resource`, whose value becomes the content of the resource
-    /// `content` names (by default `resource` itself), as `policy` says — unless the
-    /// policy skips it or joins a load in flight — and hands what was fetched to
-    /// `apply`. A load of another resource than the state's clears the state's content
-    /// as it starts.
-    func beginLoad<Value: Sendable>(
-        _ resource: Resource<Value>,
-        as content: (ResourceIdentity) -> ResourceIdentity = { $0 },
-        policy: LoadPolicy,
-        apply: @escaping @MainActor (Self, Fetched<Value>) throws -> Void
-    ) -> LoadStart {
-        let fetched = resource.identity
-        let identity = content(fetched)
-        if let existing = existingLoad(for: policy, of: identity) {
-            return existing
-        }
-        let runtime = loadingRuntime
-        let previous = runtime.stateIdentity
-        runtime.stateIdentity = identity
-        let switched = previous != nil && previous != identity
-        if switched {
-            runtime.contentValidators = nil
-            runtime.contentDirectives = nil
-            runtime.identities = .unknown
-        }
-        let request = policy.ignoresCache ? resource.ignoringCache() : resource
-        let webservice = self.webservice
-        let flight = perform(switched ? .loading : activity(for: policy), identity: identity) {
-            state in
-            if switched {
-                state.clearForAnotherResource()
-            }
-        } fetch: { lease in
-            try await webservice.fetch(request, identity: fetched, lease: lease)
-        } apply: { loader, fetched in
-            try apply(loader, fetched)
-        }
-        return .started(flight)
     }
 }

@@ -40,7 +40,7 @@ public struct LoadingState<Value: Sendable>: Sendable {
     public internal(set) var wasCancelled: Bool
 
     /// The bookkeeping of the loader that owns this state; never part of a copy
-    /// handed out.
+    /// handed out. Made with the state, so that no read has to write the state.
     var runtime: LoadingRuntime<Value>?
 
     /// The unloaded state: no content, nothing in flight, no error.
@@ -53,7 +53,7 @@ public struct LoadingState<Value: Sendable>: Sendable {
         failedAt = nil
         progress = nil
         wasCancelled = false
-        runtime = nil
+        runtime = LoadingRuntime()
     }
 
     /// Whether content has been loaded.

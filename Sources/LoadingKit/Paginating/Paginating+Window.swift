@@ -50,7 +50,7 @@ extension Paginating {
         if loadingRuntime.stateIdentity != resource.identity {
             pagination = PaginationState()
         }
-        return beginPlainLoad(resource, policy: policy)
+        return loadingEngine.load(resource, policy: policy)
     }
 
     /// Loads the first page, or reloads the pages held, as `policy` says.
@@ -66,7 +66,7 @@ extension Paginating {
         guard pagination.hasFirstPage, loadingRuntime.stateIdentity == identity else {
             return beginFirstPage(first, policy: policy)
         }
-        if let existing = existingLoad(for: policy, of: identity) {
+        if let existing = loadingEngine.existingLoad(for: policy, of: identity) {
             return existing
         }
         return beginReloadOfPages(identity: identity, policy: policy)
@@ -87,12 +87,12 @@ extension Paginating {
         }
         let identity = listIdentity(of: resource)
         let anotherList = loadingRuntime.stateIdentity != identity
-        let start = beginLoad(
+        let start = loadingEngine.begin(
             resource,
             as: { _ in identity },
             policy: policy,
             apply: { loader, fetched in
-                try loader.apply(fetched) { (page) throws(LoadingError) in
+                try loader.loadingEngine.apply(fetched) { (page) throws(LoadingError) in
                     try loader.applyFirstPage(page)
                 }
             }
@@ -111,7 +111,9 @@ extension Paginating {
         let count = pagination.pagesLoaded
         let head = resource(forPage: cursor)
         let webservice = self.webservice
-        let flight = perform(activity(for: policy), identity: identity) { [weak self] lease in
+        let engine = loadingEngine
+        let flight = engine.run(engine.activity(for: policy), identity: identity) {
+            [weak self] lease in
             var pages: [Fetched<Page<ResourceType.Element, Cursor>>] = []
             var resource = policy.ignoresCache ? head.ignoringCache() : head
             while true {
@@ -142,8 +144,9 @@ extension Paginating {
         }
         let resource = self.resource(forPage: cursor)
         let webservice = self.webservice
-        let flight = perform(direction == .next ? .loadingNextPage : .loadingPreviousPage) {
-            lease in
+        let loading: LoadingActivity =
+            direction == .next ? .loadingNextPage : .loadingPreviousPage
+        let flight = loadingEngine.run(loading) { lease in
             try await webservice.fetch(resource, lease: lease).value
         } apply: { loader, page in
             try loader.applyPage(page, from: cursor, direction)
@@ -177,7 +180,7 @@ extension Paginating {
 
 extension Paginating {
     private func applyFirstPage(_ page: Page<ResourceType.Element, Cursor>) throws(LoadingError) {
-        try applyLoaded(ResourceType(page.items)) {
+        try loadingEngine.applyLoaded(ResourceType(page.items)) {
             pagination.start(with: [page], from: nil, counts: [page.items.count])
         }
         didApply(.replaced)
@@ -193,7 +196,7 @@ extension Paginating {
             fetched.allSatisfy(\.isNotModified)
         {
             loadingRuntime.contentDirectives = fetched.first?.cacheDirectives
-            markLoaded()
+            loadingEngine.markLoaded()
             return
         }
         // The new list is built in the state, so that `itemsToAppend(from:)` sees as
@@ -212,7 +215,7 @@ extension Paginating {
         let items = loadingState.content ?? ResourceType()
         loadingState.content = shown
         runtime.identities = .unknown
-        try applyLoaded(items) {
+        try loadingEngine.applyLoaded(items) {
             pagination.start(with: fetched.map(\.value), from: cursor, counts: counts)
         }
         runtime.contentDirectives = fetched.first?.cacheDirectives
@@ -273,7 +276,7 @@ extension Paginating {
             configure(value: loadingState.content ?? batch)
         }
         let empty = isEmpty(loadingState.content ?? ResourceType())
-        markLoaded { $0.isEmpty = empty }
+        loadingEngine.markLoaded { $0.isEmpty = empty }
         for change in changes.isEmpty ? [.none] : changes {
             didApply(change)
         }

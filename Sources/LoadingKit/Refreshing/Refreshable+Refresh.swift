@@ -65,7 +65,7 @@ extension Refreshable {
         if !Self.loadingLifecycle.mergesAtHead(self),
             let replacement = Self.loadingLifecycle.replacement?(self)
         {
-            let flight = perform(.refreshing) { lease in
+            let flight = loadingEngine.run(.refreshing) { lease in
                 RefreshOutcome.replaced(try await replacement(lease))
             } apply: { loader, outcome in
                 try loader.applyRefresh(outcome)
@@ -76,7 +76,7 @@ extension Refreshable {
         let first = refreshResource(newerThan: anchor)
         let webservice = self.webservice
         let limit = max(1, refreshPageLimit)
-        let flight = perform(.refreshing) { [weak self] lease in
+        let flight = loadingEngine.run(.refreshing) { [weak self] lease in
             var pages: [ResourceType] = []
             var resource = first
             while true {
@@ -103,9 +103,10 @@ extension Refreshable {
     private func beginFirstLoad() -> LoadStart {
         let resource = refreshResource(newerThan: nil)
         loadingRuntime.lastResource = resource
-        return beginLoad(resource, policy: .force) { loader, fetched in
-            try loader.apply(fetched) { (value) throws(LoadingError) in
-                try loader.applyLoaded(value)
+        return loadingEngine.begin(resource, policy: .force) { loader, fetched in
+            let engine = loader.loadingEngine
+            try engine.apply(fetched) { (value) throws(LoadingError) in
+                try engine.applyLoaded(value)
             }
             loader.didApply(.replaced)
         }
@@ -142,10 +143,10 @@ extension Refreshable {
         case .replaced(let replacement):
             try replacement.apply(self)
         case .merged(_, .none):
-            markLoaded()
+            loadingEngine.markLoaded()
             didApply(.none)
         case .merged(let content, let change):
-            try applyLoaded(content)
+            try loadingEngine.applyLoaded(content)
             didApply(change)
         }
     }

@@ -1,0 +1,353 @@
+import LoadingKitNetworking
+
+/// What runs every load of one loader — a plain load, a first page, a reload of pages,
+/// a page, a refresh — in four steps, in the order of this file:
+///
+/// 1. **Begin** (main actor): the policy and the resource's identity decide whether
+///    the load is skipped, joins the one in flight, or starts; a load of another
+///    resource clears what belonged to the previous one.
+/// 2. **Run** (off the main actor): the fetch, in a task of its own, cancellable
+///    through its lease; a newer operation supersedes it.
+/// 3. **Complete** (main actor, in whoever waits for the flight): a superseded or
+///    cancelled operation ends without touching the content; a failure is recorded
+///    keeping it.
+/// 4. **Apply** (main actor): validate, configure, record the state, report it.
+///
+/// The protocols' default implementations drive it; refinements plug in through the
+/// closures they pass to ``begin(_:as:policy:apply:)`` and ``run(_:identity:start:fetch:apply:recordFailure:)``
+/// and through ``LoadingLifecycle``, never by casting the loader. Its bookkeeping —
+/// the current operation, the resource the state belongs to, the observers — is the
+/// loader's ``LoadingRuntime``.
+@MainActor
+struct LoadingEngine<Loader: Loading> {
+    typealias Value = Loader.ResourceType
+
+    let loader: Loader
+
+    /// The loader's bookkeeping.
+    var record: LoadingRuntime<Value> { loader.loadingRuntime }
+
+    // MARK: - 1. Begin
+
+    /// Starts a load of `resource`, whose value replaces the content, as `policy`
+    /// says; `resource` becomes the one a reload loads again.
+    func load(_ resource: Resource<Value>, policy: LoadPolicy) -> LoadStart {
+        record.lastResource = resource
+        return begin(resource, policy: policy) { loader, fetched in
+            let engine = loader.loadingEngine
+            try engine.apply(fetched) { (value) throws(LoadingError) in
+                try engine.applyLoaded(value)
+            }
+        }
+    }
+
+    /// Starts loading `resource`, whose value becomes the content of the resource
+    /// `content` names (by default `resource` itself), as `policy` says — unless the
+    /// policy skips it or joins a load in flight — and hands what was fetched to
+    /// `apply`. A load of another resource than the state's clears the state's content
+    /// as it starts.
+    func begin<Loaded: Sendable>(
+        _ resource: Resource<Loaded>,
+        as content: (ResourceIdentity) -> ResourceIdentity = { $0 },
+        policy: LoadPolicy,
+        apply: @escaping @MainActor (Loader, Fetched<Loaded>) throws -> Void
+    ) -> LoadStart {
+        let fetchedIdentity = resource.identity
+        let identity = content(fetchedIdentity)
+        if let existing = existingLoad(for: policy, of: identity) {
+            return existing
+        }
+        let record = self.record
+        let previous = record.stateIdentity
+        record.stateIdentity = identity
+        let switched = previous != nil && previous != identity
+        if switched {
+            record.forgetContentMetadata()
+        }
+        let request = policy.ignoresCache ? resource.ignoringCache() : resource
+        let webservice = loader.webservice
+        let flight = run(switched ? .loading : activity(for: policy), identity: identity) {
+            state in
+            if switched {
+                state.clearForAnotherResource()
+            }
+        } fetch: { lease in
+            try await webservice.fetch(request, identity: fetchedIdentity, lease: lease)
+        } apply: { loader, fetched in
+            try apply(loader, fetched)
+        }
+        return .started(flight)
+    }
+
+    /// What `policy` makes of the current state for a load of `identity`: `.skipped`
+    /// or `.joined` when no new load is needed, `nil` when one must start. Only a load
+    /// of the same resource is joined or found current; a refresh or a page works on
+    /// the resource of the state.
+    func existingLoad(for policy: LoadPolicy, of identity: ResourceIdentity?) -> LoadStart? {
+        guard policy.kind == .ifNeeded else { return nil }
+        let record = self.record
+        if let inFlight = record.currentFlight {
+            let resource = inFlight.identity ?? record.stateIdentity
+            return resource == identity ? .joined(inFlight) : nil
+        }
+        guard record.stateIdentity == identity else { return nil }
+        return isCurrent ? .skipped : nil
+    }
+
+    /// Whether ``LoadPolicy/ifNeeded`` finds nothing to do: the content is fresh, or
+    /// the last load failed less than ``Loading/failureRetryInterval`` ago. Freshness
+    /// is ``Loading/maxAge`` when set, else what the content's response said.
+    private var isCurrent: Bool {
+        let state = loader.loadingState
+        let now = loader.loadingClock.now
+        if state.error != nil || state.content == nil {
+            guard let failedAt = state.failedAt else { return false }
+            return failedAt.duration(to: now) < loader.failureRetryInterval
+        }
+        guard let loadedAt = state.loadedAt else { return true }
+        let age = loadedAt.duration(to: now)
+        if let maxAge = loader.maxAge {
+            return age < maxAge
+        }
+        let directives = record.contentDirectives
+        if directives?.requiresRevalidation == true || directives?.forbidsStoring == true {
+            return false
+        }
+        return directives?.freshnessLifetime.map { age < $0 } ?? true
+    }
+
+    /// The activity a new load under `policy` shows.
+    func activity(for policy: LoadPolicy) -> LoadingActivity {
+        switch policy.kind {
+        case .force: .loading
+        case .background: .reloading
+        case .ifNeeded: loader.loadingState.content == nil ? .loading : .reloading
+        }
+    }
+
+    // MARK: - 2. Run
+
+    /// Runs `fetch` off the main actor as the loader's one operation in flight,
+    /// superseding any other; whoever waits for the flight then completes it on the
+    /// main actor — unless a newer operation, a cancellation or the loader's release
+    /// came first.
+    ///
+    /// - Parameters:
+    ///   - activity: What the state shows while the operation is in flight.
+    ///   - identity: The resource whose value replaces the content, if it does.
+    ///   - start: Changes the state as the operation starts, with the activity.
+    ///   - fetch: The network work, cancelled through the lease it is given; it must
+    ///     not hold the loader.
+    ///   - apply: Applies the fetched value; what it throws fails the operation.
+    ///   - recordFailure: Records a failure somewhere other than the state's error.
+    /// - Returns: The operation in flight.
+    func run<Output: Sendable>(
+        _ activity: LoadingActivity,
+        identity: ResourceIdentity? = nil,
+        start: (inout LoadingState<Value>) -> Void = { _ in },
+        fetch: @escaping @Sendable (FetchLease) async throws -> Output,
+        apply: @escaping @MainActor (Loader, Output) throws -> Void,
+        recordFailure: (@MainActor (Loader, LoadingError) -> Void)? = nil
+    ) -> LoadFlight {
+        let record = self.record
+        let generation = record.begin()
+        update { state in
+            start(&state)
+            state.activity = activity
+            state.progress = nil
+            state.wasCancelled = false
+        }
+        let relay = ProgressRelay { [weak loader] fraction in
+            guard let loader, loader.loadingRuntime.isCurrent(generation) else { return }
+            loader.loadingEngine.update { $0.progress = fraction }
+        }
+        // The fetch runs on the global executor; the one hop to the main actor is the
+        // resumption of whoever waits for it.
+        let lease = FetchLease()
+        let fetchTask = Task.detached { () -> Result<Output, any Error> in
+            do {
+                return .success(
+                    try await TransferProgress.observing(relay.report) { try await fetch(lease) }
+                )
+            } catch {
+                return .failure(error)
+            }
+        }
+        lease.bind { fetchTask.cancel() }
+        weak let awaited = record
+        let reportCancellation: @MainActor @Sendable () -> Void = { [weak loader] in
+            loader?.loadingEngine.endCancelled(generation)
+        }
+        let flight = LoadFlight(generation: generation, identity: identity) {
+            lease.cancel()
+        } finish: { [weak loader] propagatingCancellation in
+            let outcome: Result<Output, any Error>
+            if propagatingCancellation {
+                // Marking the operation before cancelling the fetch makes a value that
+                // arrives anyway unappliable, whatever the timing.
+                outcome = await withTaskCancellationHandler {
+                    await fetchTask.value
+                } onCancel: {
+                    awaited?.cancelAwaited(generation)
+                    lease.cancel()
+                    // Said at once, not when the fetch ends: a fetch that leads a
+                    // request others share goes on for them.
+                    Task { @MainActor in reportCancellation() }
+                }
+                if Task.isCancelled {
+                    awaited?.cancelAwaited(generation)
+                }
+            } else {
+                outcome = await fetchTask.value
+            }
+            loader?.loadingEngine.complete(
+                generation,
+                with: outcome,
+                apply: apply,
+                recordFailure: recordFailure
+            )
+        }
+        record.attach(flight)
+        return flight
+    }
+
+    // MARK: - 3. Complete
+
+    /// Ends operation `generation` with `outcome`: nothing when it was superseded or
+    /// ended already, the cancellation when its awaiting task was cancelled, else the
+    /// value applied or the failure recorded.
+    private func complete<Output>(
+        _ generation: UInt64,
+        with outcome: Result<Output, any Error>,
+        apply: @MainActor (Loader, Output) throws -> Void,
+        recordFailure: (@MainActor (Loader, LoadingError) -> Void)?
+    ) {
+        switch record.end(generation) {
+        case .over:
+            return
+        case .cancelled:
+            recordCancellation()
+            return
+        case .current:
+            break
+        }
+        do {
+            try apply(loader, try outcome.get())
+        } catch {
+            guard let failure = LoadingError(error) else {
+                recordCancellation()
+                return
+            }
+            recordFailure?(loader, failure)
+            let now = loader.loadingClock.now
+            update { state in
+                if recordFailure == nil {
+                    state.error = failure
+                }
+                state.failedAt = now
+                state.activity = .idle
+                state.progress = nil
+            }
+            loader.loadDidFail(failure)
+        }
+    }
+
+    /// Ends operation `generation` as cancelled, unless it ended already.
+    private func endCancelled(_ generation: UInt64) {
+        if record.end(generation) == .cancelled {
+            recordCancellation()
+        }
+    }
+
+    /// Records that the load in flight ended cancelled and tells
+    /// ``Loading/loadWasCancelled()``.
+    func recordCancellation() {
+        update { state in
+            state.activity = .idle
+            state.progress = nil
+            state.wasCancelled = true
+        }
+        loader.loadWasCancelled()
+    }
+
+    // MARK: - 4. Apply
+
+    /// Applies `fetched` with `apply`, unless it is a `304` to the validators the
+    /// content came with: then the content is kept and only the load time recorded.
+    func apply<Loaded>(
+        _ fetched: Fetched<Loaded>,
+        with apply: (Loaded) throws(LoadingError) -> Void
+    ) throws(LoadingError) {
+        let record = self.record
+        if fetched.isNotModified, loader.loadingState.content != nil,
+            fetched.validators == record.contentValidators
+        {
+            record.contentDirectives = fetched.cacheDirectives
+            markLoaded()
+            return
+        }
+        try apply(fetched.value)
+        record.contentValidators = fetched.validators
+        record.contentDirectives = fetched.cacheDirectives
+    }
+
+    /// Validates `value`, configures it and records it as the content.
+    ///
+    /// - Parameters:
+    ///   - value: The new content.
+    ///   - prepare: Runs once the value is accepted, before anything changes on screen.
+    /// - Throws: ``LoadingError/rejected(_:)`` when ``Loading/validate(_:)`` refuses it.
+    func applyLoaded(_ value: Value, prepare: () -> Void = {}) throws(LoadingError) {
+        do {
+            try loader.validate(value)
+        } catch {
+            throw .rejected(String(describing: error))
+        }
+        record.identities = .unknown
+        record.contentValidators = nil
+        prepare()
+        let empty = loader.isEmpty(value)
+        if !empty || loader.configuresEmptyValues {
+            loader.configure(value: value)
+        }
+        markLoaded { state in
+            state.content = value
+            state.isEmpty = empty
+        }
+    }
+
+    /// Records that the content is current — loaded now, no error, nothing in flight —
+    /// together with `change`, in one state change.
+    func markLoaded(changing change: (inout LoadingState<Value>) -> Void = { _ in }) {
+        let now = loader.loadingClock.now
+        update { state in
+            change(&state)
+            state.error = nil
+            state.failedAt = nil
+            state.activity = .idle
+            state.progress = nil
+            state.loadedAt = now
+        }
+    }
+
+    /// Changes the state in place, then tells ``Loading/loadingStateDidChange(from:to:)``
+    /// and every observer.
+    ///
+    /// The previous state is kept without its content while `change` runs, so that
+    /// the content is uniquely referenced and appending a page does not copy it.
+    func update(_ change: (inout LoadingState<Value>) -> Void) {
+        let record = self.record
+        var previous = loader.loadingState.detached
+        previous.content = nil
+        change(&loader.loadingState)
+        let published = loader.loadingState.detached
+        previous.content = published.content
+        loader.loadingStateDidChange(from: previous, to: published)
+        record.broadcast(published)
+    }
+}
+
+extension Loading {
+    /// The engine that runs this loader's loads.
+    var loadingEngine: LoadingEngine<Self> { LoadingEngine(loader: self) }
+}
