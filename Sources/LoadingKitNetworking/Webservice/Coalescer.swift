@@ -1,20 +1,41 @@
 /// Shares one operation among concurrent callers of the same resource, with
 /// reference-counted cancellation: the operation is cancelled only when every caller
-/// has cancelled.
+/// has left. This file holds the whole cancellation model of the two modules.
 ///
-/// Why no flight is ever left without a runner:
-/// - A flight enters the table in one locked step together with the promise of a
-///   runner. A leader (a caller that runs the operation in its own task) checks and
-///   intercepts its lease inside that step, with the lease's lock nested in this one:
-///   a cancellation of the lease either comes first — then nothing is registered — or
-///   finds the interceptor, which removes the leader under this lock. Any other
-///   starter launches its runner task right after the step, before it can leave.
-/// - A registered runner runs the operation to its end, then finishes the flight for
-///   every caller still in it. A caller that leaves is removed; the last one to leave
-///   removes the flight and cancels its runner.
-/// - So every flight in the table has a runner that will finish it, or none of its
-///   callers is left. Lock order: this lock, then a lease's; a lease calls its
-///   interceptor after releasing its own lock.
+/// ## The model
+///
+/// - **Callers.** Every caller of ``run(_:lease:operation:)`` is one entry in the
+///   flight of its key: the first opens the flight, later ones join it. A caller leaves
+///   by being cancelled; the flight is cancelled when its last caller leaves.
+/// - **Runners.** Each flight has exactly one runner. A caller with a ``FetchLease``
+///   runs a task the kit owns, so it runs the operation in that task (it *leads*) and
+///   is cancelled only through its lease. A caller without one runs in a task the user
+///   owns, whose cancellation cannot be held back, so its flight gets a task of its
+///   own to run in.
+/// - **Waiting.** Every caller that does not lead waits for the flight's outcome and
+///   returns `nil` at once when it is cancelled — the operation goes on for the others.
+/// - **The loader's side.** A loader runs each fetch in a detached task bound to a
+///   lease and cancels it only through the lease. It numbers its operations, marks
+///   an operation cancelled before cancelling its lease, and applies an outcome only
+///   when it ends the operation it belongs to (`LoadingRuntime.end`): so a value that
+///   arrives for a lease cancelled an instant too late is never applied.
+///
+/// ## Why no flight is ever left without a runner, and no caller without an outcome
+///
+/// - A flight enters the table in one locked step with its runner's promise. A leader
+///   checks and intercepts its lease inside that step, the lease's lock nested in
+///   this one: a cancellation of the lease either comes first — then nothing is
+///   registered and the caller returns `nil` — or finds the interceptor, which makes
+///   the leader leave under this lock. A flight without a leader gets its runner task
+///   right after the step, before the caller can leave; a caller that left already
+///   finds the flight gone and cancels the task.
+/// - A runner runs the operation to its end, then finishes the flight for every caller
+///   still in it: a caller already waiting is resumed, one that has not started
+///   waiting finds its outcome delivered. A caller that leaves is resumed with `nil`,
+///   or marked departed if it has not started waiting. So each caller is resumed
+///   exactly once, by whichever of finish and leave takes it out of the flight first.
+/// - Lock order: this lock, then a lease's; a lease calls its interceptor after
+///   releasing its own lock.
 final class Coalescer: Sendable {
     /// What makes two loads the same load: the resource, and whether it bypasses the
     /// stored validators.
@@ -23,9 +44,16 @@ final class Coalescer: Sendable {
         let ignoresCache: Bool
     }
 
+    /// One caller's place in one flight.
+    private struct Ticket {
+        let key: Key
+        let flight: Int
+        let caller: Int
+    }
+
     private struct Flight {
         let id: Int
-        /// Cancels the operation: its own task, or the task of the caller leading it.
+        /// Cancels the runner: its own task, or the task of the caller leading it.
         var cancel: (@Sendable () -> Void)?
         var callers: Set<Int> = []
         var waiting: [Int: CheckedContinuation<(any Sendable)?, Never>] = [:]
@@ -33,11 +61,29 @@ final class Coalescer: Sendable {
 
     private struct State {
         var flights: [Key: Flight] = [:]
-        var nextID = 0
+        var lastID = 0
         /// Outcomes for callers that had not started waiting when their flight ended.
         var delivered: [Int: any Sendable] = [:]
-        /// Callers that cancelled before they started waiting.
+        /// Callers that left before they started waiting.
         var departed: Set<Int> = []
+
+        /// A number no flight or caller had before.
+        mutating func newID() -> Int {
+            lastID += 1
+            return lastID
+        }
+    }
+
+    /// How a caller takes part in a flight.
+    private enum Role {
+        /// Its lease was cancelled before it could take part.
+        case cancelled
+        /// It runs the operation in its own task.
+        case leads(Ticket)
+        /// It opened the flight, which needs a task to run in; it waits for it.
+        case launches(Ticket)
+        /// It waits for the flight in progress.
+        case joins(Ticket)
     }
 
     private let state = Locked(State())
@@ -54,48 +100,86 @@ final class Coalescer: Sendable {
     }
 
     /// Runs `operation`, or joins an identical one in flight under `key`; returns its
-    /// outcome, or `nil` when the calling task was cancelled.
+    /// outcome, or `nil` when the caller was cancelled.
+    ///
+    /// - Parameters:
+    ///   - key: What makes two operations the same.
+    ///   - lease: The cancellation of the task the caller runs in, when the kit owns
+    ///     it: the caller then leads a new flight in that task.
+    ///   - operation: The work to share.
     func run<T: Sendable>(
         _ key: Key,
+        lease: FetchLease? = nil,
         operation: @escaping @Sendable () async -> T
     ) async -> T? {
-        let (caller, flightID, starts) = state.withLock { state in
-            let caller = state.nextID
-            state.nextID += 1
-            if var flight = state.flights[key] {
-                flight.callers.insert(caller)
-                state.flights[key] = flight
-                return (caller, flight.id, false)
-            }
-            state.nextID += 1
-            var flight = Flight(id: state.nextID)
-            flight.callers.insert(caller)
-            state.flights[key] = flight
-            return (caller, flight.id, true)
-        }
-        if starts {
+        switch enter(key, lease: lease) {
+        case .cancelled:
+            return nil
+        case .leads(let ticket):
+            await leaderRegistered?()
+            let value = await operation()
+            lease?.endInterception()
+            finish(ticket, with: value, ranBy: ticket.caller)
+            return value
+        case .launches(let ticket):
             let task = Task { [self] in
-                finish(key, flightID, with: await operation())
+                finish(ticket, with: await operation(), ranBy: nil)
             }
             let orphaned = state.withLock { state in
-                guard state.flights[key]?.id == flightID else { return true }
+                guard state.flights[key]?.id == ticket.flight else { return true }
                 state.flights[key]?.cancel = { task.cancel() }
                 return false
             }
             if orphaned {
                 task.cancel()
             }
+            return await wait(ticket) as? T
+        case .joins(let ticket):
+            return await wait(ticket) as? T
         }
-        let outcome = await withTaskCancellationHandler {
+    }
+
+    /// Joins the flight under `key`, or opens one, in one locked step.
+    private func enter(_ key: Key, lease: FetchLease?) -> Role {
+        state.withLock { state in
+            let caller = state.newID()
+            if var flight = state.flights[key] {
+                guard lease?.isCancelled != true else { return .cancelled }
+                flight.callers.insert(caller)
+                state.flights[key] = flight
+                return .joins(Ticket(key: key, flight: flight.id, caller: caller))
+            }
+            var flight = Flight(id: state.newID())
+            flight.callers.insert(caller)
+            let ticket = Ticket(key: key, flight: flight.id, caller: caller)
+            guard let lease else {
+                state.flights[key] = flight
+                return .launches(ticket)
+            }
+            let stillWanted = lease.intercept { [self] in
+                leave(ticket)
+                return false
+            }
+            guard stillWanted else { return .cancelled }
+            flight.cancel = { lease.cancelTask() }
+            state.flights[key] = flight
+            return .leads(ticket)
+        }
+    }
+
+    /// Waits for the outcome of the flight, or `nil` once the waiting task is
+    /// cancelled.
+    private func wait(_ ticket: Ticket) async -> (any Sendable)? {
+        await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 let ready: (any Sendable)?? = state.withLock { state in
-                    if let value = state.delivered.removeValue(forKey: caller) {
+                    if let value = state.delivered.removeValue(forKey: ticket.caller) {
                         return .some(value)
                     }
-                    if state.departed.remove(caller) != nil {
+                    if state.departed.remove(ticket.caller) != nil {
                         return .some(nil)
                     }
-                    state.flights[key]?.waiting[caller] = continuation
+                    state.flights[ticket.key]?.waiting[ticket.caller] = continuation
                     return nil
                 }
                 if let ready {
@@ -103,88 +187,20 @@ final class Coalescer: Sendable {
                 }
             }
         } onCancel: {
-            leave(key, flightID, caller)
-        }
-        return outcome as? T
-    }
-
-    /// Runs `operation` in the calling task when no identical one is in flight — the
-    /// caller leads it, and other callers may join — or joins the one in flight.
-    /// Cancelling `lease` makes a leader leave: its task is cancelled only if nobody
-    /// else waits. Returns `nil` when the caller was cancelled.
-    func run<T: Sendable>(
-        _ key: Key,
-        lease: FetchLease,
-        operation: @escaping @Sendable () async -> T
-    ) async -> T? {
-        let role: LeaseRole = state.withLock { state in
-            guard state.flights[key] == nil else {
-                return lease.isCancelled ? .cancelled : .joins
-            }
-            let caller = state.nextID
-            let flightID = caller + 1
-            state.nextID += 2
-            let stillWanted = lease.intercept { [self] in
-                leaderLeaves(key, flightID, caller)
-            }
-            guard stillWanted else { return .cancelled }
-            var flight = Flight(id: flightID)
-            flight.callers.insert(caller)
-            flight.cancel = { lease.cancelTask() }
-            state.flights[key] = flight
-            return .leads(caller: caller, flightID: flightID)
-        }
-        switch role {
-        case .cancelled:
-            return nil
-        case .joins:
-            return await run(key, operation: operation)
-        case .leads(let caller, let flightID):
-            await leaderRegistered?()
-            let value = await operation()
-            lease.endInterception()
-            finish(key, flightID, with: value, leader: caller)
-            return value
+            leave(ticket)
         }
     }
 
-    /// What a caller with a lease does.
-    private enum LeaseRole {
-        /// Its lease was cancelled before it could lead or join.
-        case cancelled
-        /// An identical operation is in flight.
-        case joins
-        /// It leads a new flight.
-        case leads(caller: Int, flightID: Int)
-    }
-
-    /// Removes a leading caller; returns whether nobody else waits, so that its
-    /// task may be cancelled.
-    private func leaderLeaves(_ key: Key, _ flightID: Int, _ caller: Int) -> Bool {
-        state.withLock { state in
-            guard var flight = state.flights[key], flight.id == flightID else { return true }
-            flight.callers.remove(caller)
-            guard flight.callers.isEmpty else {
-                state.flights[key] = flight
-                return false
-            }
-            state.flights[key] = nil
-            return true
-        }
-    }
-
-    private func finish(
-        _ key: Key,
-        _ flightID: Int,
-        with value: any Sendable,
-        leader: Int? = nil
-    ) {
+    /// Ends the flight with `value` for every caller still in it but `runner`, the
+    /// caller that ran it, if one did.
+    private func finish(_ ticket: Ticket, with value: any Sendable, ranBy runner: Int?) {
         let waiting = state.withLock { state in
-            guard let flight = state.flights[key], flight.id == flightID else {
+            guard let flight = state.flights[ticket.key], flight.id == ticket.flight else {
                 return [CheckedContinuation<(any Sendable)?, Never>]()
             }
-            state.flights[key] = nil
-            for caller in flight.callers where flight.waiting[caller] == nil && caller != leader {
+            state.flights[ticket.key] = nil
+            for caller in flight.callers
+            where flight.waiting[caller] == nil && caller != runner {
                 state.delivered[caller] = value
             }
             return Array(flight.waiting.values)
@@ -194,24 +210,26 @@ final class Coalescer: Sendable {
         }
     }
 
-    private func leave(_ key: Key, _ flightID: Int, _ caller: Int) {
+    /// Takes a caller out of its flight, resuming it with `nil`; the last one out
+    /// removes the flight and cancels its runner.
+    private func leave(_ ticket: Ticket) {
         let (continuation, cancel) = state.withLock { state in
-            guard var flight = state.flights[key], flight.id == flightID,
-                flight.callers.remove(caller) != nil
+            guard var flight = state.flights[ticket.key], flight.id == ticket.flight,
+                flight.callers.remove(ticket.caller) != nil
             else {
                 return (
                     CheckedContinuation<(any Sendable)?, Never>?.none, (@Sendable () -> Void)?.none
                 )
             }
-            let continuation = flight.waiting.removeValue(forKey: caller)
+            let continuation = flight.waiting.removeValue(forKey: ticket.caller)
             if continuation == nil {
-                state.departed.insert(caller)
+                state.departed.insert(ticket.caller)
             }
             if flight.callers.isEmpty {
-                state.flights[key] = nil
+                state.flights[ticket.key] = nil
                 return (continuation, flight.cancel)
             }
-            state.flights[key] = flight
+            state.flights[ticket.key] = flight
             return (continuation, nil)
         }
         continuation?.resume(returning: nil)
@@ -224,5 +242,80 @@ final class Coalescer: Sendable {
     /// How many callers wait on the operations in flight.
     var callerCount: Int {
         state.withLock { $0.flights.values.reduce(0) { $0 + $1.callers.count } }
+    }
+}
+
+/// The cancellation of a fetch that runs in a task the kit owns (see ``Coalescer``):
+/// the task is cancelled through the lease only, so that a task leading a request
+/// other callers share goes on for them.
+package final class FetchLease: Sendable {
+    private struct State {
+        var isCancelled = false
+        var cancelTask: (@Sendable () -> Void)?
+        /// While the leaseholder leads a shared request: makes it leave, and says
+        /// whether to cancel its task as well.
+        var interceptor: (@Sendable () -> Bool)?
+    }
+
+    private let state = Locked(State())
+
+    /// Creates a lease that no task is bound to yet.
+    package init() {}
+
+    /// Binds the lease to the task that runs the fetch; cancels it at once when the
+    /// lease was cancelled already.
+    ///
+    /// - Parameter cancelTask: Cancels the task.
+    package func bind(cancellingTask cancelTask: @escaping @Sendable () -> Void) {
+        let cancelled = state.withLock { state in
+            state.cancelTask = cancelTask
+            return state.isCancelled
+        }
+        if cancelled {
+            cancelTask()
+        }
+    }
+
+    /// Cancels the fetch: the task is cancelled unless it leads a request that other
+    /// callers still wait for, which then goes on for them.
+    package func cancel() {
+        let (interceptor, cancelTask) = state.withLock { state in
+            guard !state.isCancelled else {
+                return ((@Sendable () -> Bool)?.none, (@Sendable () -> Void)?.none)
+            }
+            state.isCancelled = true
+            defer { state.interceptor = nil }
+            return (state.interceptor, state.cancelTask)
+        }
+        if interceptor?() ?? true {
+            cancelTask?()
+        }
+    }
+
+    /// Whether the lease was cancelled. Read under the coalescer's lock, so it takes
+    /// only its own.
+    var isCancelled: Bool { state.withLock { $0.isCancelled } }
+
+    /// Cancels the task whatever the lease says: the shared request it leads has no
+    /// caller left.
+    func cancelTask() {
+        let cancelTask = state.withLock { $0.cancelTask }
+        cancelTask?()
+    }
+
+    /// Installs `interceptor` while the leaseholder leads a shared request; returns
+    /// `false` when the lease is cancelled already. Called under the coalescer's lock,
+    /// so it takes only its own.
+    func intercept(with interceptor: @escaping @Sendable () -> Bool) -> Bool {
+        state.withLock { state in
+            guard !state.isCancelled else { return false }
+            state.interceptor = interceptor
+            return true
+        }
+    }
+
+    /// Removes the interceptor once the shared request has ended.
+    func endInterception() {
+        state.withLock { $0.interceptor = nil }
     }
 }

@@ -127,46 +127,32 @@ public final class Webservice: Sendable {
     public func fetch<A: Sendable>(
         _ resource: Resource<A>
     ) async throws(WebserviceError) -> Fetched<A> {
-        try await fetch(resource, identity: resource.identity) { key, operation in
-            await self.coalescer.run(key, operation: operation)
-        }
+        try await fetch(resource, identity: resource.identity, lease: nil)
     }
 
-    /// Loads `resource` from a task dedicated to it, whose cancellation goes through
-    /// `lease`: a coalesced request then runs in that task rather than in one of its
-    /// own, which saves a task and a thread hand-off per load.
+    /// Loads `resource`, sharing the request with identical loads in flight when its
+    /// method is coalesced (the model is described in `Coalescer`). A caller whose
+    /// task is dedicated to the fetch and cancelled only through `lease` runs a new
+    /// request in that task, which saves a task and a thread hand-off per load; any
+    /// other gets a task for its request.
     ///
     /// - Parameters:
     ///   - resource: What to load.
     ///   - identity: The resource's identity, when the caller has computed it.
-    ///   - lease: The cancellation of the task the fetch runs in.
+    ///   - lease: The cancellation of the task the fetch runs in, when the kit owns it.
     package func fetch<A: Sendable>(
         _ resource: Resource<A>,
         identity: ResourceIdentity? = nil,
-        lease: FetchLease
-    ) async throws(WebserviceError) -> Fetched<A> {
-        try await fetch(resource, identity: identity ?? resource.identity) { key, operation in
-            await self.coalescer.run(key, lease: lease, operation: operation)
-        }
-    }
-
-    /// Loads `resource`, sharing it through `share` when its method is coalesced;
-    /// `share` returns `nil` when the caller was cancelled.
-    private func fetch<A: Sendable>(
-        _ resource: Resource<A>,
-        identity: ResourceIdentity,
-        sharingThrough share: (
-            Coalescer.Key,
-            @escaping @Sendable () async -> Result<Fetched<A>, WebserviceError>
-        ) async -> Result<Fetched<A>, WebserviceError>?
+        lease: FetchLease?
     ) async throws(WebserviceError) -> Fetched<A> {
         guard !Task.isCancelled else { throw .cancelled }
+        let identity = identity ?? resource.identity
         guard configuration.coalescedMethods.contains(resource.method) else {
             return try await attempts(resource, identity: identity).get()
         }
         let key = Coalescer.Key(identity: identity, ignoresCache: resource.ignoresCache)
         let operation = { @Sendable in await self.attempts(resource, identity: identity) }
-        guard let outcome = await share(key, operation) else {
+        guard let outcome = await coalescer.run(key, lease: lease, operation: operation) else {
             throw .cancelled
         }
         return try outcome.get()
