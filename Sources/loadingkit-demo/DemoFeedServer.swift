@@ -46,7 +46,7 @@ final class DemoFeedServer: Sendable {
     }
 
     private static func answer(_ request: LoopbackServer.Request, store: Store)
-        -> LoopbackServer.Response
+        -> MockResponse
     {
         if request.query("q") != nil {
             return .json([Story]())
@@ -55,16 +55,16 @@ final class DemoFeedServer: Sendable {
         return store.feed.withLock { feed in
             if page == 3 && feed.failuresLeft > 0 {
                 feed.failuresLeft -= 1
-                return LoopbackServer.Response.text("temporarily unavailable", status: 503)
+                return MockResponse.text("temporarily unavailable", status: 503)
             }
             let top = feed.newest - (page - 1) * pageSize
             let ids = stride(from: top, to: max(0, top - pageSize), by: -1)
             let tag = "\"p\(page)-\(feed.newest)\""
             if request.header("if-none-match") == tag {
                 feed.notModified += 1
-                return .status(304, headers: [("ETag", tag)])
+                return .status(304, headers: ["ETag": tag])
             }
-            var headers = [("ETag", tag), ("X-Total-Count", String(feed.newest))]
+            var headers: HeaderFields = ["ETag": tag, "X-Total-Count": String(feed.newest)]
             var links = ["</feed?page=1>; rel=\"first\""]
             if top - pageSize > 0 {
                 links.append("</feed?page=\(page + 1)>; rel=\"next\"")
@@ -72,7 +72,7 @@ final class DemoFeedServer: Sendable {
             if page > 1 {
                 links.append("</feed?page=\(page - 1)>; rel=\"prev\"")
             }
-            headers.append(("Link", links.joined(separator: ", ")))
+            headers.append("Link", links.joined(separator: ", "))
             return .json(ids.map { Story(id: $0, title: "Story \($0)") }, headers: headers)
         }
     }

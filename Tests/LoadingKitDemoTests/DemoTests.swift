@@ -138,7 +138,8 @@ struct DemoTests {
         }
         server.route("/repos") { request in
             let page = Int(request.query("page") ?? "1") ?? 1
-            let link = page < 5 ? [("Link", "</repos?page=\(page + 1)>; rel=\"next\"")] : []
+            let link: HeaderFields =
+                page < 5 ? [("Link", "</repos?page=\(page + 1)>; rel=\"next\"")] : []
             return .json((1...2).map { Repository(id: page * 10 + $0) }, headers: link)
         }
         let output = BufferOutput()

@@ -34,7 +34,11 @@ struct URLSessionTransportTests {
     @Test("a POST sends its JSON body, which the server echoes")
     func postEcho() async throws {
         server.route("/drafts", method: .post) { request in
-            .init(status: 201, headers: [("Content-Type", "application/json")], body: request.body)
+            .init(
+                statusCode: 201,
+                headers: [("Content-Type", "application/json")],
+                body: request.body
+            )
         }
         let draft = Draft(title: "New", tags: ["a", "b"])
         let echoed = try await webservice.load(
@@ -78,7 +82,7 @@ struct URLSessionTransportTests {
     @Test("a response slower than the timeout fails as timed out")
     func timeout() async throws {
         server.route("/slow") { _ in
-            Response.json(Episode(id: 1, title: "late")).delayed(by: .seconds(30))
+            MockResponse.json(Episode(id: 1, title: "late")).delayed(by: .seconds(30))
         }
         let error = await #expect(throws: WebserviceError.self) {
             try await webservice.load(Resource<Episode>(url: server.url("/slow")).timeout(1))
@@ -94,7 +98,7 @@ struct URLSessionTransportTests {
     func cancelSlowResponse() async throws {
         // The answer would come after two minutes, past the suite's time limit.
         server.route("/slow") { _ in
-            Response.json(Episode(id: 1, title: "late")).delayed(by: .seconds(120))
+            MockResponse.json(Episode(id: 1, title: "late")).delayed(by: .seconds(120))
         }
         let webservice = self.webservice
         let resource = Resource<Episode>(url: server.url("/slow"))
@@ -108,7 +112,8 @@ struct URLSessionTransportTests {
     @Test("a connection dropped mid-body is a transport failure")
     func droppedMidBody() async throws {
         let episodes = (0..<200).map { Episode(id: $0, title: "Episode \($0)") }
-        server.route("/episodes") { _ in Response.json(episodes).truncated(afterBodyBytes: 100) }
+        server.route("/episodes") { _ in MockResponse.json(episodes).truncated(afterBodyBytes: 100)
+        }
         let error = await #expect(throws: WebserviceError.self) {
             try await webservice.load(Resource<[Episode]>(url: server.url("/episodes")))
         }
@@ -122,7 +127,7 @@ struct URLSessionTransportTests {
     func oversizedBody() async throws {
         let big = Data(repeating: UInt8(ascii: "a"), count: 3 << 20)
         server.route("/announced") { _ in .init(body: big) }
-        server.route("/streamed") { _ in Response(body: big).withoutContentLength() }
+        server.route("/streamed") { _ in MockResponse(body: big).withoutContentLength() }
         for path in ["/announced", "/streamed"] {
             let raw = Resource<Data>(request: URLRequest(url: server.url(path))) { data, _ in data }
             await #expect(throws: WebserviceError.responseTooLarge(limit: 1 << 20)) {
@@ -134,7 +139,7 @@ struct URLSessionTransportTests {
     @Test("a body without Content-Length within the limit arrives whole")
     func unannouncedBody() async throws {
         server.route("/episodes/1") { _ in
-            Response.json(Episode(id: 1, title: "x")).withoutContentLength()
+            MockResponse.json(Episode(id: 1, title: "x")).withoutContentLength()
         }
         let episode = try await webservice.load(Resource<Episode>(url: server.url("/episodes/1")))
         #expect(episode.id == 1)
@@ -218,7 +223,7 @@ struct URLSessionTransportTests {
         let delays = (0..<300).map { _ in Int.random(in: 0...20, using: &generator) }
         server.route("/churn") { request in
             let delay = Int(request.query("ms") ?? "0") ?? 0
-            return Response.json(Episode(id: delay, title: "churn")).delayed(
+            return MockResponse.json(Episode(id: delay, title: "churn")).delayed(
                 by: .milliseconds(delay)
             )
         }
@@ -297,4 +302,3 @@ struct URLSessionTransportTests {
 }
 
 /// The loopback response type, named as the tests use it.
-typealias Response = LoopbackServer.Response

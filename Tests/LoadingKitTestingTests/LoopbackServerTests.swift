@@ -70,7 +70,7 @@ struct LoopbackServerTests {
     @Test("concurrent requests are served on several connections")
     func concurrent() async throws {
         server.route("/slow") { request in
-            Response.text(request.query("i") ?? "").delayed(by: .milliseconds(50))
+            MockResponse.text(request.query("i") ?? "").delayed(by: .milliseconds(50))
         }
         let webservice = self.webservice
         let resources = (0..<12).map { text("/slow?i=\($0)") }
@@ -87,7 +87,7 @@ struct LoopbackServerTests {
     @Test("headers of the response arrive as set")
     func responseHeaders() async throws {
         server.route("/a") { _ in
-            Response.text("x").header("ETag", #"W/"1""#).header("Retry-After", "3")
+            MockResponse.text("x").header("ETag", #"W/"1""#).header("Retry-After", "3")
         }
         let resource = Resource<String?>(request: URLRequest(url: server.url("/a"))) {
             _,
@@ -97,9 +97,24 @@ struct LoopbackServerTests {
         #expect(try await webservice.load(resource) == #"W/"1""#)
     }
 
+    @Test("a repeated header name is sent as separate fields, in order")
+    func repeatedHeaders() async throws {
+        server.route("/a") { _ in
+            .text("x", headers: [("Link", "<a>; rel=\"next\""), ("Link", "<b>; rel=\"last\"")])
+        }
+        let resource = Resource<String?>(request: URLRequest(url: server.url("/a"))) {
+            _,
+            response in
+            response.value(forHTTPHeaderField: "link")
+        }
+        let joined = try await webservice.load(resource)
+        #expect(joined?.contains("<a>; rel=\"next\"") == true)
+        #expect(joined?.contains("<b>; rel=\"last\"") == true)
+    }
+
     @Test("stop closes the port and cuts a pending delay short")
     func stop() async throws {
-        server.route("/held") { _ in Response.text("late").delayed(by: .seconds(120)) }
+        server.route("/held") { _ in MockResponse.text("late").delayed(by: .seconds(120)) }
         let webservice = self.webservice
         let held = text("/held")
         let task = Task { try await webservice.load(held) }
@@ -155,7 +170,7 @@ struct LoopbackServerTests {
     @Test("a trickled body arrives whole when it is within the timeout")
     func trickled() async throws {
         server.route("/slow") { _ in
-            Response.text(String(repeating: "x", count: 300)).trickled(
+            MockResponse.text(String(repeating: "x", count: 300)).trickled(
                 in: 3,
                 every: .milliseconds(20)
             )
@@ -163,5 +178,3 @@ struct LoopbackServerTests {
         #expect(try await webservice.load(text("/slow")).count == 300)
     }
 }
-
-typealias Response = LoopbackServer.Response

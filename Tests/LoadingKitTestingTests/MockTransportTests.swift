@@ -34,6 +34,25 @@ struct MockTransportTests {
         try mock.verifyAllConsumed()
     }
 
+    @Test("one response vocabulary: repeated header names, truncation and garbage")
+    func sharedVocabulary() async throws {
+        let headers: HeaderFields = [("Link", "<a>; rel=\"next\""), ("Link", "<b>; rel=\"last\"")]
+        #expect(headers["link"] == "<a>; rel=\"next\"")
+        mock.respond(to: "/links", with: .text("x", headers: headers))
+        mock.respond(to: "/cut", with: .text("0123456789").truncated(afterBodyBytes: 4))
+        mock.respond(to: "/noise", with: .garbage(Data("SSH-2.0\r\n".utf8)))
+        let (_, response) = try await mock.send(request("/links"))
+        #expect(
+            response.value(forHTTPHeaderField: "Link") == "<a>; rel=\"next\", <b>; rel=\"last\""
+        )
+        await #expect(throws: URLError(.networkConnectionLost)) {
+            try await mock.send(request("/cut"))
+        }
+        await #expect(throws: URLError(.badServerResponse)) {
+            try await mock.send(request("/noise"))
+        }
+    }
+
     @Test("routes match by method, by path and query, or by absolute URL")
     func matching() async throws {
         mock.respond(to: "/a", method: .post, with: .text("post"))

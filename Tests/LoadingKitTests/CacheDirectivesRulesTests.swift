@@ -16,7 +16,7 @@ struct CacheDirectivesRulesTests {
     func server(headers: [(String, String)]) throws -> LoopbackServer {
         let server = try LoopbackServer()
         server.route("/posts") { request in
-            var response = LoopbackServer.Response.json(Post.list(1...3))
+            var response = MockResponse.json(Post.list(1...3))
             for (name, value) in headers {
                 response = response.header(name, value)
             }

@@ -11,7 +11,7 @@ import Testing
 struct ComposedLoaderTests {
     let mock = MockTransport()
 
-    func script(page number: Int, _ ids: some Sequence<Int>, headers: [String: String] = [:]) {
+    func script(page number: Int, _ ids: some Sequence<Int>, headers: HeaderFields = [:]) {
         mock.respond(
             to: "/posts?page=\(number)&per_page=3",
             with: .json(Post.list(ids), headers: headers)

@@ -25,9 +25,9 @@ struct FaultInjectionTests {
         let issues = (1...100).map { GitHubIssue(id: $0, number: $0, title: "Issue \($0)") }
         let plan = Locked<[Int: [Fault]]>([:])
 
-        func answer(_ request: LoopbackServer.Request) -> LoopbackServer.Response {
+        func answer(_ request: LoopbackServer.Request) -> MockResponse {
             let page = Int(request.query("page") ?? "1") ?? 1
-            let response = LoopbackServer.Response.json(
+            let response = MockResponse.json(
                 Array(issues[(page - 1) * 10..<page * 10]),
                 headers: page < 10 ? [("Link", "</issues?page=\(page + 1)>; rel=\"next\"")] : []
             )

@@ -46,7 +46,7 @@ struct LoadingEndToEndTests {
     func cancelSlowLoad() async throws {
         let server = try LoopbackServer()
         server.route("/episodes/1") { _ in
-            LoopbackServer.Response.json(Episode(id: 1, title: "late")).delayed(by: .seconds(120))
+            MockResponse.json(Episode(id: 1, title: "late")).delayed(by: .seconds(120))
         }
         let screen = RecordingScreen(transport: Self.transport)
         let task = screen.startLoading(resource: Resource(url: server.url("/episodes/1")))

@@ -35,7 +35,7 @@ extension LoopbackServer {
             let requestLine = lines.removeFirst().split(separator: " ")
             guard requestLine.count == 3 else {
                 _ = socket.send(
-                    Response.text("Bad request", status: 400).serialized(keepAlive: false)
+                    MockResponse.text("Bad request", status: 400).serialized(keepAlive: false)
                 )
                 return nil
             }

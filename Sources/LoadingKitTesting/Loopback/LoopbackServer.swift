@@ -5,7 +5,7 @@ import LoadingKitNetworking
 /// A real HTTP/1.1 server on `127.0.0.1` at an ephemeral port, for tests, the demo
 /// and benchmarks.
 ///
-/// Routes are closures from a ``Request`` to a ``Response``; an unknown route gets
+/// Routes are closures from a ``Request`` to a ``MockResponse``; an unknown route gets
 /// 404. Connections are kept alive and served concurrently, each on its own thread.
 /// The server stops on ``stop()`` or when it is released, closing every socket and
 /// waiting for its threads.
@@ -18,7 +18,7 @@ import LoadingKitNetworking
 /// ```
 public final class LoopbackServer: Sendable {
     /// Answers a request; runs on the connection's thread.
-    public typealias Handler = @Sendable (Request) -> Response
+    public typealias Handler = @Sendable (Request) -> MockResponse
 
     private let core: Core
 
@@ -78,7 +78,11 @@ public final class LoopbackServer: Sendable {
     ///   - path: The path to match.
     ///   - method: The method to match; `GET` by default.
     ///   - responses: The responses in order; at least one.
-    public func route(_ path: String, method: HTTPMethod = .get, answering responses: [Response]) {
+    public func route(
+        _ path: String,
+        method: HTTPMethod = .get,
+        answering responses: [MockResponse]
+    ) {
         precondition(!responses.isEmpty, "route(_:answering:) needs a response")
         let served = Locked(0)
         route(path, method: method) { _ in

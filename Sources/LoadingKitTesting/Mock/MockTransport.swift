@@ -141,13 +141,19 @@ public final class MockTransport: Transport {
         case .failure(let error):
             throw error
         case .response(let response):
+            if response.rawBytes != nil {
+                throw URLError(.badServerResponse)
+            }
+            if let count = response.truncatedAfterBodyBytes, count < response.body.count {
+                throw URLError(.networkConnectionLost)
+            }
             let url = request.url ?? URL(string: "mock:")!
             guard
                 let http = HTTPURLResponse(
                     url: url,
                     statusCode: response.statusCode,
                     httpVersion: "HTTP/1.1",
-                    headerFields: response.headers
+                    headerFields: response.headers.joined
                 )
             else { throw URLError(.badServerResponse) }
             return (response.body, http)
