@@ -1,5 +1,6 @@
 import Foundation
 import LoadingKitTesting
+import Observation
 import Testing
 
 @testable import LoadingKit
@@ -72,6 +73,24 @@ struct ObservationTests {
         let states = screen.states
         #expect(screen.loadingRuntime.observerCount == 1)
         #expect(screen.writes == 0)
+        withExtendedLifetime(states) {}
+    }
+
+    @Test("an @Observable loader is tracked: reading states changes nothing, a load does")
+    func observableLoader() async throws {
+        mock.respond(to: "/episodes/1", with: .json(pilot))
+        let screen = ObservedScreen(transport: mock)
+        let changes = CounterSignal()
+        withObservationTracking {
+            _ = screen.loadingState.placeholder
+        } onChange: {
+            changes.increment()
+        }
+        let states = screen.states
+        #expect(changes.value == 0)
+        await screen.load(resource: Episode.resource(id: 1))
+        #expect(changes.value == 1)
+        #expect(screen.loadingState.content == pilot)
         withExtendedLifetime(states) {}
     }
 
@@ -151,6 +170,20 @@ private final class WriteCountingScreen: Loading {
         didSet { writes += 1 }
     }
     var writes = 0
+
+    func configure(value: Episode) {}
+}
+
+/// A loader that SwiftUI would observe.
+@Observable
+@MainActor
+private final class ObservedScreen: Loading {
+    var loadingState = LoadingState<Episode>()
+    @ObservationIgnored let webservice: Webservice
+
+    init(transport: any Transport) {
+        webservice = Webservice(transport: transport)
+    }
 
     func configure(value: Episode) {}
 }
