@@ -30,13 +30,21 @@ struct LoadingEngine<Loader: Loading> {
     // MARK: - 1. Begin
 
     /// Starts a load of `resource`, whose value replaces the content, as `policy`
-    /// says; `resource` becomes the one a reload loads again.
-    func load(_ resource: Resource<Value>, policy: LoadPolicy) -> LoadStart {
+    /// says; `resource` becomes the one a reload loads again. When `change` is given,
+    /// ``Loading/didApply(_:)`` is told it once the load has applied.
+    func load(
+        _ resource: Resource<Value>,
+        policy: LoadPolicy,
+        reporting change: ContentChange? = nil
+    ) -> LoadStart {
         record.lastResource = resource
         return begin(resource, policy: policy) { loader, fetched in
             let engine = loader.loadingEngine
             try engine.apply(fetched) { (value) throws(LoadingError) in
                 try engine.applyLoaded(value)
+            }
+            if let change {
+                loader.didApply(change)
             }
         }
     }

@@ -101,15 +101,7 @@ extension Refreshable {
     }
 
     private func beginFirstLoad() -> LoadStart {
-        let resource = refreshResource(newerThan: nil)
-        loadingRuntime.lastResource = resource
-        return loadingEngine.begin(resource, policy: .force) { loader, fetched in
-            let engine = loader.loadingEngine
-            try engine.apply(fetched) { (value) throws(LoadingError) in
-                try engine.applyLoaded(value)
-            }
-            loader.didApply(.replaced)
-        }
+        loadingEngine.load(refreshResource(newerThan: nil), policy: .force, reporting: .replaced)
     }
 
     private func refreshStep(
