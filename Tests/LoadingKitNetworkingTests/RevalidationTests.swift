@@ -101,7 +101,10 @@ struct RevalidationTests {
         mock.respond(to: "/episodes/1", with: .json(pilot, headers: ["ETag": #""1""#]))
         mock.respond(to: "/episodes/2", with: .json(pilot, headers: ["ETag": #""2""#]))
         mock.respond(to: "/episodes/1", with: .json(pilot))
-        let webservice = Webservice(transport: mock, configuration: .init(revalidationCapacity: 1))
+        let webservice = Webservice(
+            transport: mock,
+            configuration: .init(storage: StorageLimits(maximumEntries: 1))
+        )
         _ = try await webservice.load(episode)
         _ = try await webservice.load(other)
         _ = try await webservice.load(episode)

@@ -38,11 +38,10 @@ struct LoadingEngine<Loader: Loading> {
         reporting change: ContentChange? = nil
     ) -> LoadStart {
         record.lastResource = resource
-        return begin(resource, policy: policy) { loader, fetched in
-            let engine = loader.loadingEngine
-            try engine.apply(fetched) { (value) throws(LoadingError) in
-                try engine.applyLoaded(value)
-            }
+        let identity = resource.identity
+        showStoredValue(of: identity, policy: policy)
+        return begin(resource, identity: identity, policy: policy) { loader, fetched in
+            try loader.loadingEngine.applyShared(fetched, of: identity)
             if let change {
                 loader.didApply(change)
             }
@@ -56,11 +55,12 @@ struct LoadingEngine<Loader: Loading> {
     /// as it starts.
     func begin<Loaded: Sendable>(
         _ resource: Resource<Loaded>,
+        identity fetched: ResourceIdentity? = nil,
         as content: (ResourceIdentity) -> ResourceIdentity = { $0 },
         policy: LoadPolicy,
         apply: @escaping @MainActor (Loader, Fetched<Loaded>) throws -> Void
     ) -> LoadStart {
-        let fetchedIdentity = resource.identity
+        let fetchedIdentity = fetched ?? resource.identity
         let identity = content(fetchedIdentity)
         if let existing = existingLoad(for: policy, of: identity) {
             return existing
@@ -72,6 +72,7 @@ struct LoadingEngine<Loader: Loading> {
         if switched {
             record.forgetContentMetadata()
         }
+        subscribe(to: fetchedIdentity)
         let request = policy.ignoresCache ? resource.ignoringCache() : resource
         let webservice = loader.webservice
         let flight = run(switched ? .loading : activity(for: policy), identity: identity) {
@@ -113,6 +114,9 @@ struct LoadingEngine<Loader: Loading> {
             return failedAt.duration(to: now) < loader.failureRetryInterval
         }
         guard let loadedAt = state.loadedAt else { return true }
+        if storedValueIsStale {
+            return false
+        }
         let age = loadedAt.duration(to: now)
         if let maxAge = loader.maxAge {
             return age < maxAge
@@ -313,6 +317,8 @@ struct LoadingEngine<Loader: Loading> {
         }
         record.identities = .unknown
         record.contentValidators = nil
+        record.contentVersion = nil
+        record.mirrorsStoredValue = false
         prepare()
         let empty = loader.isEmpty(value)
         if !empty || loader.configuresEmptyValues {

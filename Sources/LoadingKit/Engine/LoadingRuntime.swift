@@ -43,6 +43,9 @@ final class LoadingRuntime<Value: Sendable>: Sendable {
         var identities = ItemIdentities.unknown
         var contentValidators: Validators?
         var contentDirectives: CacheDirectives?
+        var contentVersion: UInt64?
+        var mirrorsStoredValue = false
+        var subscription: (any AnyObject & Sendable)?
         var nextObserverID = 0
         var observers: [Int: Observer] = [:]
     }
@@ -196,12 +199,33 @@ final class LoadingRuntime<Value: Sendable>: Sendable {
         set { state.withLock { $0.contentDirectives = newValue } }
     }
 
-    /// Forgets the validators, freshness and item identifiers of the content, as a load
-    /// of another resource starts.
+    /// The version of the stored value the content is, when it is one.
+    var contentVersion: UInt64? {
+        get { state.withLock { $0.contentVersion } }
+        set { state.withLock { $0.contentVersion = newValue } }
+    }
+
+    /// Whether the content is the stored value of the state's resource — a plain load —
+    /// rather than pages or refreshes built on it.
+    var mirrorsStoredValue: Bool {
+        get { state.withLock { $0.mirrorsStoredValue } }
+        set { state.withLock { $0.mirrorsStoredValue = newValue } }
+    }
+
+    /// The loader's interest in the stored value of the resource it shows.
+    var subscription: (any AnyObject & Sendable)? {
+        get { state.withLock { $0.subscription } }
+        set { state.withLock { $0.subscription = newValue } }
+    }
+
+    /// Forgets the validators, freshness, stored version and item identifiers of the
+    /// content, as a load of another resource starts.
     func forgetContentMetadata() {
         state.withLock { state in
             state.contentValidators = nil
             state.contentDirectives = nil
+            state.contentVersion = nil
+            state.mirrorsStoredValue = false
             state.identities = .unknown
         }
     }
@@ -222,6 +246,9 @@ final class LoadingRuntime<Value: Sendable>: Sendable {
             state.identities = .unknown
             state.contentValidators = nil
             state.contentDirectives = nil
+            state.contentVersion = nil
+            state.mirrorsStoredValue = false
+            state.subscription = nil
         }
     }
 

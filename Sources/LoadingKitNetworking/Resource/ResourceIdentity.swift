@@ -29,8 +29,10 @@ import Foundation
 ///
 /// An identity holds header values, so its descriptions print none of them.
 public struct ResourceIdentity: Hashable, Sendable {
-    let method: HTTPMethod
-    let url: String
+    /// The request's method.
+    public let method: HTTPMethod
+    /// The request's URL as a string, compared exactly.
+    let urlString: String
     let headers: [String: String]
     let body: Data?
     let acceptableStatusCodes: IndexSet
@@ -43,7 +45,7 @@ public struct ResourceIdentity: Hashable, Sendable {
     init<A>(of resource: Resource<A>) {
         let request = resource.request
         method = resource.method
-        url = request.url?.absoluteString ?? ""
+        urlString = request.url?.absoluteString ?? ""
         var fields: [String: String] = [:]
         for (name, value) in request.allHTTPHeaderFields ?? [:] {
             let lowercased = name.lowercased()
@@ -56,19 +58,22 @@ public struct ResourceIdentity: Hashable, Sendable {
         acceptableStatusCodes = resource.acceptableStatusCodes
         valueType = ObjectIdentifier(A.self)
         parse = resource.parseIdentity
-        hash = Self.hash(method, url, headers, body, acceptableStatusCodes, valueType, parse)
+        hash = Self.hash(method, urlString, headers, body, acceptableStatusCodes, valueType, parse)
     }
 
     private init(_ identity: ResourceIdentity, valueType: ObjectIdentifier, parse: ParseIdentity) {
         method = identity.method
-        url = identity.url
+        urlString = identity.urlString
         headers = identity.headers
         body = identity.body
         acceptableStatusCodes = identity.acceptableStatusCodes
         self.valueType = valueType
         self.parse = parse
-        hash = Self.hash(method, url, headers, body, acceptableStatusCodes, valueType, parse)
+        hash = Self.hash(method, urlString, headers, body, acceptableStatusCodes, valueType, parse)
     }
+
+    /// The request's URL.
+    public var url: URL? { URL(string: urlString) }
 
     /// The identity of this resource mapped to a `B` by a transform named `key`: what
     /// `map(identifiedBy:_:)` of the resource has, without building the resource.
@@ -102,7 +107,7 @@ public struct ResourceIdentity: Hashable, Sendable {
 
     /// Whether two identities are of the same resource.
     public static func == (lhs: ResourceIdentity, rhs: ResourceIdentity) -> Bool {
-        lhs.hash == rhs.hash && lhs.url == rhs.url && lhs.method == rhs.method
+        lhs.hash == rhs.hash && lhs.urlString == rhs.urlString && lhs.method == rhs.method
             && lhs.valueType == rhs.valueType && lhs.parse == rhs.parse
             && lhs.headers == rhs.headers && lhs.body == rhs.body
             && lhs.acceptableStatusCodes == rhs.acceptableStatusCodes
@@ -125,7 +130,7 @@ extension ResourceIdentity: CustomStringConvertible, CustomDebugStringConvertibl
     /// count, and the parse — never a header value, query or body.
     public var description: String {
         let fields = headers.isEmpty ? "" : " +\(headers.count) header fields"
-        let location = URL(string: url)?.redacted ?? "<url>"
+        let location = url?.redacted ?? "<url>"
         return "\(method.rawValue) \(location)\(fields) (\(parse))"
     }
 

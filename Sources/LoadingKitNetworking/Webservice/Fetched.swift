@@ -14,6 +14,8 @@ public struct Fetched<A> {
     public let isNotModified: Bool
     /// What the response said about storing the value and how long it stays fresh.
     public let cacheDirectives: CacheDirectives
+    /// The version of the stored entry the value is, when the webservice stored it.
+    package let storeVersion: UInt64?
 
     /// Creates a fetched value.
     ///
@@ -32,6 +34,16 @@ public struct Fetched<A> {
         self.validators = validators
         self.isNotModified = isNotModified
         self.cacheDirectives = cacheDirectives
+        self.storeVersion = nil
+    }
+
+    /// Creates a fetched value that is the stored entry `entry`.
+    package init(entry: StoredEntry, value: A, isNotModified: Bool) {
+        self.value = value
+        self.validators = entry.validators
+        self.isNotModified = isNotModified
+        self.cacheDirectives = entry.directives
+        self.storeVersion = entry.version
     }
 }
 

@@ -52,22 +52,26 @@ extension Webservice {
         return (policy.delay(beforeRetry: retry), false)
     }
 
-    /// One request: with the stored validators when there are any, answered from the
-    /// stored value on `304`. Only a value of the same identity is ever stored or
-    /// answered, and nothing of a `no-store` response is kept.
+    /// One request: conditional when the stored value has validators, answered from
+    /// the stored value on `304`. Only a value of the same identity is ever stored or
+    /// answered, nothing of a `no-store` response is kept, and an answer never
+    /// replaces the answer to a later request: the value returned is then the stored
+    /// one.
     private func once<A: Sendable>(
         _ resource: Resource<A>,
         identity: ResourceIdentity
     ) async -> Result<Fetched<A>, WebserviceError> {
         var request = resource.request
-        let revalidates =
-            configuration.revalidates && !resource.ignoresCache
-            && (resource.method == .get || resource.method == .head)
-        let stored = revalidates ? store.entry(for: identity) : nil
-        let storedValue = stored?.value as? A
-        if let stored, storedValue != nil {
-            stored.validators.apply(to: &request)
+        let stores =
+            !resource.ignoresCache && (resource.method == .get || resource.method == .head)
+        let stored = stores ? store.entry(for: identity) : nil
+        let conditional =
+            configuration.revalidates && stored?.validators != nil ? stored : nil
+        let conditionalValue = conditional?.value as? A
+        if conditionalValue != nil {
+            conditional?.validators?.apply(to: &request)
         }
+        let sequence = store.nextSequence()
         let data: Data
         let response: HTTPURLResponse
         do {
@@ -79,21 +83,14 @@ extension Webservice {
         }
         let date = configuration.clock.currentDate
         let fields = CacheDirectives.fields(of: response)
-        if response.statusCode == 304, let stored, let storedValue {
-            // A 304 updates the stored response's caching fields one by one; its age
-            // and date are those of the 304, received now.
-            var updated = stored.cacheFields
-            updated["Age"] = nil
-            updated["Date"] = nil
-            updated.merge(fields) { _, new in new }
-            let directives = CacheDirectives(fields: updated, receivedAt: date)
-            keep(storedValue, stored.validators, updated, directives, for: identity)
+        if response.statusCode == 304, let conditional, let conditionalValue {
             return .success(
-                Fetched(
-                    value: storedValue,
-                    validators: stored.validators,
-                    isNotModified: true,
-                    cacheDirectives: directives
+                confirm(
+                    conditional,
+                    showing: conditionalValue,
+                    of: identity,
+                    with: fields,
+                    at: date
                 )
             )
         }
@@ -114,8 +111,26 @@ extension Webservice {
         }
         let validators = Validators(response: response)
         let directives = CacheDirectives(fields: fields, receivedAt: date)
-        if revalidates {
-            keep(value, validators, fields, directives, for: identity)
+        if stores, !directives.forbidsStoring {
+            let now = configuration.clock.now
+            let entry = store.store(value, for: identity, sequence: sequence) { version in
+                StoredEntry(
+                    value: value,
+                    validators: validators,
+                    cacheFields: fields,
+                    directives: directives,
+                    loadedAt: now,
+                    response: ResponseSummary(response: response),
+                    version: version,
+                    sequence: sequence,
+                    cost: data.count
+                )
+            }
+            if let entry, let shown = entry.value as? A {
+                return .success(Fetched(entry: entry, value: shown, isNotModified: false))
+            }
+        } else if stores {
+            store.remove(identity)
         }
         return .success(
             Fetched(
@@ -127,23 +142,44 @@ extension Webservice {
         )
     }
 
-    /// Keeps `value` with its validators and caching fields for the next conditional
-    /// request of `identity`, or forgets the entry when there are no validators or the
-    /// response may not be stored.
-    private func keep(
-        _ value: any Sendable,
-        _ validators: Validators?,
-        _ fields: [String: String],
-        _ directives: CacheDirectives,
-        for identity: ResourceIdentity
-    ) {
-        guard let validators, !directives.forbidsStoring else {
+    /// The stored entry `entry`, showing `value`, which a `304` with the caching fields
+    /// `fields` confirmed at `date`: its caching fields are updated one by one, its age
+    /// and date are those of the `304`, received now, and it is no longer stale — or it
+    /// is forgotten when the `304` forbids storing.
+    private func confirm<A: Sendable>(
+        _ entry: StoredEntry,
+        showing value: A,
+        of identity: ResourceIdentity,
+        with fields: [String: String],
+        at date: Date
+    ) -> Fetched<A> {
+        var updated = entry.cacheFields
+        updated["Age"] = nil
+        updated["Date"] = nil
+        updated.merge(fields) { _, new in new }
+        let directives = CacheDirectives(fields: updated, receivedAt: date)
+        guard !directives.forbidsStoring else {
             store.remove(identity)
-            return
+            return Fetched(
+                value: value,
+                validators: nil,
+                isNotModified: true,
+                cacheDirectives: directives
+            )
         }
-        store.store(
-            ValidatorStore.Entry(validators: validators, value: value, cacheFields: fields),
-            for: identity
+        let now = configuration.clock.now
+        let confirmed =
+            store.update(identity) { entry in
+                entry.cacheFields = updated
+                entry.directives = directives
+                entry.loadedAt = now
+                entry.isStale = false
+                return false
+            } ?? entry
+        return Fetched(
+            entry: confirmed,
+            value: (confirmed.value as? A) ?? value,
+            isNotModified: true
         )
     }
 }

@@ -27,13 +27,15 @@ import Foundation
 ///   share one transport request and one parse. A caller that cancels gets
 ///   ``WebserviceError/cancelled`` while the others go on; the request is cancelled
 ///   only when every caller has cancelled.
-/// - **Revalidation**: after a `200` with `ETag` or `Last-Modified` to a `GET`, the
-///   next load of the same resource sends `If-None-Match` / `If-Modified-Since` as
-///   received; a `304` is answered with the stored value, without decoding.
-///   Validators are kept per resource identity (the most recent
-///   ``Configuration/revalidationCapacity`` of them) and never sent with another
-///   resource; a resource that ignores caches sends none, and nothing of a
-///   `Cache-Control: no-store` response is kept.
+/// - **The store**: the value of every `GET` is kept per resource identity, with its
+///   validators, freshness and response summary, within ``Configuration/storage``
+///   (least recently used first, never a value a live loader shows). Loaders share it:
+///   see ``storedValue(for:)``, ``invalidate(_:)`` and ``send(_:)``. Nothing of a
+///   `Cache-Control: no-store` response is kept, and a resource that ignores caches
+///   neither reads nor writes it.
+/// - **Revalidation**: a load of a stored value with `ETag` or `Last-Modified` sends
+///   `If-None-Match` / `If-Modified-Since` as received; a `304` is answered with the
+///   stored value, without decoding. Validators are never sent with another resource.
 /// - **Retry**: as ``Configuration/retry`` says; off by default.
 public final class Webservice: Sendable {
     /// How a ``Webservice`` coalesces, revalidates, retries and keeps time.
@@ -49,27 +51,66 @@ public final class Webservice: Sendable {
         public var coalescedMethods: Set<HTTPMethod>
         /// When failed requests are tried again. Default: ``RetryPolicy/none``.
         public var retry: RetryPolicy
-        /// Whether `GET` responses with validators are stored for conditional
-        /// revalidation. Default: `true`.
+        /// Whether a load of a stored value with validators asks the server whether it
+        /// changed (`If-None-Match`, `If-Modified-Since`). Default: `true`.
         public var revalidates: Bool
-        /// How many URLs' validators and values are kept. Default: 64.
-        public var revalidationCapacity: Int
-        /// The clock retries wait on. Default: `ContinuousClock()`.
+        /// How much of what it loads the webservice keeps in memory, to share between
+        /// screens and to revalidate. Default: 500 entries, 32 MiB.
+        public var storage: StorageLimits
+        /// The clock retries wait on and stored values are timed by. Default:
+        /// `ContinuousClock()`.
         public var clock: any LoadingClock
 
         /// Creates a configuration.
+        ///
+        /// - Parameters:
+        ///   - coalescedMethods: The methods whose identical concurrent requests share
+        ///     one request.
+        ///   - retry: When failed requests are tried again.
+        ///   - revalidates: Whether stored values are revalidated with their validators.
+        ///   - storage: How much is kept in memory.
+        ///   - clock: The clock of retries and stored values.
         public init(
             coalescedMethods: Set<HTTPMethod> = [.get, .head],
             retry: RetryPolicy = .none,
             revalidates: Bool = true,
-            revalidationCapacity: Int = 64,
+            storage: StorageLimits = StorageLimits(),
             clock: any LoadingClock = ContinuousClock()
         ) {
             self.coalescedMethods = coalescedMethods
             self.retry = retry
             self.revalidates = revalidates
-            self.revalidationCapacity = revalidationCapacity
+            self.storage = storage
             self.clock = clock
+        }
+
+        /// Creates a configuration keeping `revalidationCapacity` entries.
+        @available(
+            *,
+            deprecated,
+            message: "Use init(storage:) with StorageLimits(maximumEntries:)."
+        )
+        public init(
+            coalescedMethods: Set<HTTPMethod> = [.get, .head],
+            retry: RetryPolicy = .none,
+            revalidates: Bool = true,
+            revalidationCapacity: Int,
+            clock: any LoadingClock = ContinuousClock()
+        ) {
+            self.init(
+                coalescedMethods: coalescedMethods,
+                retry: retry,
+                revalidates: revalidates,
+                storage: StorageLimits(maximumEntries: revalidationCapacity),
+                clock: clock
+            )
+        }
+
+        /// How many entries are kept: ``StorageLimits/maximumEntries`` of ``storage``.
+        @available(*, deprecated, renamed: "storage.maximumEntries")
+        public var revalidationCapacity: Int {
+            get { storage.maximumEntries }
+            set { storage.maximumEntries = newValue }
         }
     }
 
@@ -79,7 +120,7 @@ public final class Webservice: Sendable {
     /// The policies of this webservice.
     public let configuration: Configuration
 
-    let store: ValidatorStore
+    package let store: StoredValues
     let coalescer: Coalescer
 
     /// Creates a webservice.
@@ -98,7 +139,7 @@ public final class Webservice: Sendable {
     init(transport: any Transport, configuration: Configuration, coalescer: Coalescer) {
         self.transport = transport
         self.configuration = configuration
-        self.store = ValidatorStore(capacity: configuration.revalidationCapacity)
+        self.store = StoredValues(limits: configuration.storage)
         self.coalescer = coalescer
     }
 
@@ -156,19 +197,6 @@ public final class Webservice: Sendable {
             throw .cancelled
         }
         return try outcome.get()
-    }
-
-    /// Forgets every stored value and its validators, so that no later load is answered
-    /// from them. Call it when the account changes: cookies the session sets by itself
-    /// and credentials a transport of your own adds are not part of a resource's
-    /// identity, so a value stored for the previous account could otherwise answer a
-    /// `304` for the next. Loads in flight are not affected.
-    ///
-    /// ```swift
-    /// func signOut() { webservice.removeStoredValues() }
-    /// ```
-    public func removeStoredValues() {
-        store.removeAll()
     }
 
     /// Requests in flight after coalescing.

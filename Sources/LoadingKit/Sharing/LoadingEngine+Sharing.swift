@@ -1,0 +1,120 @@
+import LoadingKitNetworking
+
+/// How a loader shares its webservice's stored values: it shows a stored value at once
+/// when it starts on a resource, every newer stored value of that resource while it
+/// shows it, and tells the other loaders of the values it fetches.
+extension LoadingEngine {
+    /// Makes the loader a subscriber to the stored value of `identity`, in place of
+    /// the resource it showed before.
+    func subscribe(to identity: ResourceIdentity) {
+        let record = self.record
+        if let current = record.subscription as? StoreSubscription<Loader>,
+            current.identity == identity
+        {
+            return
+        }
+        let webservice = loader.webservice
+        guard webservice.store.limits.isEnabled else {
+            record.subscription = nil
+            return
+        }
+        let subscription = StoreSubscription(
+            loader: loader,
+            identity: identity,
+            store: webservice.store
+        )
+        record.subscription = subscription
+        SharedValues.of(webservice).add(subscription, for: identity)
+    }
+
+    /// Shows the stored value of `identity` at once, as the content, when the state
+    /// shows another resource or nothing — superseding a load in flight — so that the
+    /// policy then judges its freshness. Does nothing when nothing is stored or
+    /// `policy` ignores caches.
+    func showStoredValue(of identity: ResourceIdentity, policy: LoadPolicy) {
+        let record = self.record
+        guard !policy.ignoresCache, record.stateIdentity != identity else { return }
+        let webservice = loader.webservice
+        guard let entry = webservice.store.entry(for: identity), entry.value is Value else {
+            return
+        }
+        _ = record.cancel()
+        record.forgetContentMetadata()
+        record.stateIdentity = identity
+        subscribe(to: identity)
+        update { state in
+            state.clearForAnotherResource()
+            state.activity = .idle
+            state.progress = nil
+            state.wasCancelled = false
+        }
+        show(entry, of: webservice)
+    }
+
+    /// Shows the stored `entry` as the content, unless the content is that version or
+    /// a later one, or ``Loading/validate(_:)`` refuses it: configures it and records
+    /// it with the time it was loaded, leaving what is in flight.
+    func show(_ entry: StoredEntry, of webservice: Webservice) {
+        let record = self.record
+        guard let value = entry.value as? Value,
+            loader.loadingState.content == nil || entry.version > record.contentVersion ?? 0
+        else { return }
+        do {
+            try loader.validate(value)
+        } catch {
+            return
+        }
+        record.identities = .unknown
+        let empty = loader.isEmpty(value)
+        if !empty || loader.configuresEmptyValues {
+            loader.configure(value: value)
+        }
+        let age = entry.loadedAt.duration(to: webservice.configuration.clock.now)
+        let loadedAt = loader.loadingClock.now.advanced(by: .zero - age)
+        update { state in
+            state.content = value
+            state.isEmpty = empty
+            state.loadedAt = loadedAt
+            state.error = nil
+            state.failedAt = nil
+        }
+        record.contentValidators = entry.validators
+        record.contentDirectives = entry.directives
+        record.contentVersion = entry.version
+        record.mirrorsStoredValue = true
+    }
+
+    /// Applies the value a plain load of `identity` fetched — unless the content is that
+    /// stored version or a later one already, which is then only marked current — and
+    /// shows it to the other loaders showing the resource, in this main-actor turn.
+    func applyShared(
+        _ fetched: Fetched<Value>,
+        of identity: ResourceIdentity
+    ) throws(LoadingError) {
+        let record = self.record
+        if let version = fetched.storeVersion, loader.loadingState.content != nil,
+            let shown = record.contentVersion, version <= shown
+        {
+            if version == shown {
+                record.contentDirectives = fetched.cacheDirectives
+            }
+            markLoaded()
+        } else {
+            try apply(fetched) { (value) throws(LoadingError) in try applyLoaded(value) }
+            record.contentVersion = fetched.storeVersion
+        }
+        record.mirrorsStoredValue = true
+        if fetched.storeVersion != nil {
+            let webservice = loader.webservice
+            SharedValues.of(webservice).propagate(identity, in: webservice.store)
+        }
+    }
+
+    /// Whether the stored value of the resource the loader shows was invalidated.
+    var storedValueIsStale: Bool {
+        guard let subscription = record.subscription as? StoreSubscription<Loader> else {
+            return false
+        }
+        return loader.webservice.store.entry(for: subscription.identity)?.isStale == true
+    }
+}

@@ -1,0 +1,99 @@
+import LoadingKitNetworking
+
+/// The live loaders of one webservice, by the resource their state shows, so that a
+/// stored value reaches every screen showing it and an invalidation reloads them.
+///
+/// It is attached to the webservice's store, which tells it of values stored by
+/// anything but a loader (a plain `Webservice.load`, a mutation, a local edit) and of
+/// invalidations; a loader that applies a value it fetched tells the others itself,
+/// in the same main-actor turn. Each change reaches every loader in one main-actor
+/// turn, and a loader shows each stored version once.
+@MainActor
+final class SharedValues {
+    private struct Weak {
+        weak var observer: (any StoredValueObserver)?
+    }
+
+    private var observers: [ResourceIdentity: [Weak]] = [:]
+
+    nonisolated private init() {}
+
+    /// The loaders of `webservice`.
+    nonisolated static func of(_ webservice: Webservice) -> SharedValues {
+        let store = webservice.store
+        return store.attachment {
+            let shared = SharedValues()
+            let listener: @Sendable (StoredValues.Change) -> Void = { [weak store] change in
+                Task { @MainActor in
+                    guard let store else { return }
+                    shared.handle(change, in: store)
+                }
+            }
+            return (shared, listener)
+        }
+    }
+
+    /// Adds `observer` to the loaders showing `identity`.
+    func add(_ observer: any StoredValueObserver, for identity: ResourceIdentity) {
+        observers[identity, default: []].append(Weak(observer: observer))
+    }
+
+    /// Shows the stored value of `identity` to every loader showing it that has not
+    /// shown it yet.
+    func propagate(_ identity: ResourceIdentity, in store: StoredValues) {
+        guard let live = liveObservers(of: identity), let entry = store.entry(for: identity) else {
+            return
+        }
+        for observer in live {
+            observer.show(entry)
+        }
+    }
+
+    private func handle(_ change: StoredValues.Change, in store: StoredValues) {
+        switch change {
+        case .value(let identity):
+            propagate(identity, in: store)
+        case .invalidated(let invalidation):
+            for identity in Array(observers.keys) where invalidation.covers(identity) {
+                reload(identity)
+            }
+        }
+    }
+
+    /// Reloads `identity` in the background: once for every loader whose content is
+    /// the stored value — the value then reaches the others — and once for each other
+    /// loader, whose content is its own.
+    private func reload(_ identity: ResourceIdentity) {
+        guard let live = liveObservers(of: identity) else { return }
+        if let mirror = live.first(where: \.mirrorsStoredValue) {
+            mirror.reloadInBackground()
+        }
+        for observer in live where !observer.mirrorsStoredValue {
+            observer.reloadInBackground()
+        }
+    }
+
+    /// The loaders still showing `identity`, forgetting the others.
+    private func liveObservers(of identity: ResourceIdentity) -> [any StoredValueObserver]? {
+        guard let registered = observers[identity] else { return nil }
+        let live = registered.compactMap { $0.observer }.filter { $0.isObserving(identity) }
+        if live.count != registered.count {
+            observers[identity] = live.isEmpty ? nil : live.map { Weak(observer: $0) }
+        }
+        return live.isEmpty ? nil : live
+    }
+}
+
+/// A loader's side of ``SharedValues``.
+@MainActor
+protocol StoredValueObserver: AnyObject {
+    /// Whether the loader still shows `identity`.
+    func isObserving(_ identity: ResourceIdentity) -> Bool
+    /// Whether the loader's content is the stored value itself, rather than pages or
+    /// refreshes built on it.
+    var mirrorsStoredValue: Bool { get }
+    /// Shows `entry` when it is newer than what the loader shows.
+    func show(_ entry: StoredEntry)
+    /// Reloads what the loader shows, keeping it shown.
+    func reloadInBackground()
+}

@@ -1,0 +1,49 @@
+import LoadingKitNetworking
+
+/// A loader's interest in the stored value of the resource its state shows: it pins
+/// the value in the store while the loader lives and shows it the loader's way. The
+/// loader's runtime holds it; the store's side holds it weakly.
+@MainActor
+final class StoreSubscription<Loader: Loading>: StoredValueObserver {
+    private weak var loader: Loader?
+    let identity: ResourceIdentity
+    private let store: StoredValues
+
+    /// Subscribes `loader` to the stored value of `identity`.
+    init(loader: Loader, identity: ResourceIdentity, store: StoredValues) {
+        self.loader = loader
+        self.identity = identity
+        self.store = store
+        store.pin(identity)
+    }
+
+    deinit {
+        store.unpin(identity)
+    }
+
+    func isObserving(_ identity: ResourceIdentity) -> Bool {
+        guard let loader, identity == self.identity else { return false }
+        return loader.loadingRuntime.subscription === self
+    }
+
+    var mirrorsStoredValue: Bool {
+        loader?.loadingRuntime.mirrorsStoredValue ?? false
+    }
+
+    func show(_ entry: StoredEntry) {
+        guard let loader, mirrorsStoredValue else { return }
+        loader.loadingEngine.show(entry, of: loader.webservice)
+    }
+
+    func reloadInBackground() {
+        guard let loader else { return }
+        let runtime = loader.loadingRuntime
+        if runtime.mirrorsStoredValue, let resource = runtime.lastResource,
+            resource.identity == identity
+        {
+            _ = loader.loadingEngine.load(resource, policy: .background).task
+        } else {
+            _ = Loader.loadingLifecycle.reload(loader, .background)?.task
+        }
+    }
+}

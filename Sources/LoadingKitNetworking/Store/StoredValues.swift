@@ -1,0 +1,310 @@
+import Foundation
+import Synchronization
+
+/// A webservice's store: one entry per resource identity, bounded by a number of
+/// entries and an estimated cost, the least recently used going first — except the
+/// entries a live loader shows, which are pinned.
+///
+/// Lookups, stores and evictions cost the same however many entries there are: the
+/// entries sit in slots of an array, indexed by identity, on a list from the least to
+/// the most recently used that pinned entries leave.
+///
+/// Every change is told to the listener the loading layer attaches, outside the lock.
+package final class StoredValues: Sendable {
+    /// What changed in the store.
+    package enum Change: Sendable {
+        /// The value of this resource, or its freshness, changed.
+        case value(ResourceIdentity)
+        /// These resources were invalidated.
+        case invalidated(Invalidation)
+    }
+
+    fileprivate struct Node {
+        let identity: ResourceIdentity
+        var entry: StoredEntry
+        /// The next entry towards the least recently used; -1 for none.
+        var older = -1
+        /// The next entry towards the most recently used; -1 for none.
+        var newer = -1
+        /// Whether the entry is on the list, which pinned entries are not.
+        var isListed = false
+    }
+
+    fileprivate struct State {
+        var slots: [ResourceIdentity: Int] = [:]
+        var nodes: [Node?] = []
+        var freeSlots: [Int] = []
+        var oldest = -1
+        var newest = -1
+        var totalCost = 0
+        var pins: [ResourceIdentity: Int] = [:]
+        var lastVersion: UInt64 = 0
+        var listener: (@Sendable (Change) -> Void)?
+        var attachment: (any AnyObject & Sendable)?
+    }
+
+    /// The limits the store keeps to.
+    package let limits: StorageLimits
+    private let state = Locked(State())
+    private let sequences = Atomic<UInt64>(0)
+
+    /// Creates an empty store.
+    ///
+    /// - Parameter limits: How many entries, and how many bytes, it keeps.
+    package init(limits: StorageLimits) {
+        self.limits = limits
+    }
+
+    /// The number of the next request, which orders the answers stored.
+    package func nextSequence() -> UInt64 {
+        sequences.add(1, ordering: .relaxed).newValue
+    }
+
+    // MARK: - Reading
+
+    /// The entry of `identity`, marked as the most recently used.
+    package func entry(for identity: ResourceIdentity) -> StoredEntry? {
+        state.withLock { state in
+            guard let slot = state.slots[identity] else { return nil }
+            state.touch(slot)
+            return state.nodes[slot]!.entry
+        }
+    }
+
+    /// How many entries the store holds.
+    package var count: Int { state.withLock { $0.slots.count } }
+
+    /// The estimated bytes the store holds.
+    package var totalCost: Int { state.withLock { $0.totalCost } }
+
+    /// The identities of the entries held.
+    package var identities: [ResourceIdentity] { state.withLock { Array($0.slots.keys) } }
+
+    // MARK: - Writing
+
+    /// Stores `value`, the answer to request `sequence`, as the value of `identity` —
+    /// unless the entry holds the answer to a later request — and returns the entry.
+    package func store(
+        _ value: any Sendable,
+        for identity: ResourceIdentity,
+        sequence: UInt64,
+        describe: (UInt64) -> StoredEntry
+    ) -> StoredEntry? {
+        guard limits.isEnabled else { return nil }
+        let (entry, changed) = state.withLock { state -> (StoredEntry?, Bool) in
+            state.lastVersion += 1
+            if let slot = state.slots[identity] {
+                let existing = state.nodes[slot]!.entry
+                guard existing.sequence <= sequence else { return (existing, false) }
+                var fresh = describe(state.lastVersion)
+                for edit in existing.edits {
+                    fresh.add(edit)
+                }
+                state.replace(slot, with: fresh)
+                state.touch(slot)
+            } else {
+                state.insert(describe(state.lastVersion), for: identity)
+            }
+            state.evict(within: limits)
+            return (state.slots[identity].map { state.nodes[$0]!.entry }, true)
+        }
+        if changed {
+            tell(.value(identity))
+        }
+        return entry
+    }
+
+    /// Changes the entry of `identity` with `change`, giving it a new version when
+    /// `change` returns `true`; returns the entry after, or `nil` when there is none.
+    @discardableResult
+    package func update(
+        _ identity: ResourceIdentity,
+        _ change: (inout StoredEntry) -> Bool
+    ) -> StoredEntry? {
+        let (entry, changed) = state.withLock { state -> (StoredEntry?, Bool) in
+            guard let slot = state.slots[identity] else { return (nil, false) }
+            var entry = state.nodes[slot]!.entry
+            let changesValue = change(&entry)
+            if changesValue {
+                state.lastVersion += 1
+                entry.version = state.lastVersion
+            }
+            state.replace(slot, with: entry)
+            state.evict(within: limits)
+            return (entry, true)
+        }
+        if changed {
+            tell(.value(identity))
+        }
+        return entry
+    }
+
+    /// Marks the entries `invalidation` covers as stale; returns how many it covered.
+    @discardableResult
+    package func invalidate(_ invalidation: Invalidation) -> Int {
+        let count = state.withLock { state in
+            var count = 0
+            for (identity, slot) in state.slots where invalidation.covers(identity) {
+                state.nodes[slot]!.entry.isStale = true
+                count += 1
+            }
+            return count
+        }
+        tell(.invalidated(invalidation))
+        return count
+    }
+
+    /// Forgets the entry of `identity`.
+    package func remove(_ identity: ResourceIdentity) {
+        state.withLock { state in
+            if let slot = state.slots[identity] {
+                state.delete(slot)
+            }
+        }
+    }
+
+    /// Forgets every entry; pins stay.
+    package func removeAll() {
+        state.withLock { state in
+            for slot in Array(state.slots.values) {
+                state.delete(slot)
+            }
+        }
+    }
+
+    // MARK: - Pins
+
+    /// Keeps the entry of `identity` — now or once stored — until as many
+    /// ``unpin(_:)`` calls.
+    package func pin(_ identity: ResourceIdentity) {
+        state.withLock { state in
+            state.pins[identity, default: 0] += 1
+            if let slot = state.slots[identity], state.nodes[slot]!.isListed {
+                state.unlist(slot)
+            }
+        }
+    }
+
+    /// Undoes one ``pin(_:)``: the entry can be evicted again once nothing pins it.
+    package func unpin(_ identity: ResourceIdentity) {
+        state.withLock { state in
+            guard let pins = state.pins[identity] else { return }
+            guard pins <= 1 else {
+                state.pins[identity] = pins - 1
+                return
+            }
+            state.pins[identity] = nil
+            if let slot = state.slots[identity] {
+                state.list(slot)
+            }
+            state.evict(within: limits)
+        }
+    }
+
+    // MARK: - Listening
+
+    /// The object attached to the store, attaching the one `make` returns, with its
+    /// listener, on the first call.
+    package func attachment<Attached: AnyObject & Sendable>(
+        _ make: () -> (Attached, @Sendable (Change) -> Void)
+    ) -> Attached {
+        state.withLock { state in
+            if let attached = state.attachment as? Attached {
+                return attached
+            }
+            let (attached, listener) = make()
+            state.attachment = attached
+            state.listener = listener
+            return attached
+        }
+    }
+
+    private func tell(_ change: Change) {
+        state.withLock { $0.listener }?(change)
+    }
+}
+
+// MARK: - The list of entries
+
+extension StoredValues.State {
+    /// Puts a new entry in a free slot, on the list unless it is pinned.
+    fileprivate mutating func insert(_ entry: StoredEntry, for identity: ResourceIdentity) {
+        let node = StoredValues.Node(identity: identity, entry: entry)
+        let slot: Int
+        if let free = freeSlots.popLast() {
+            slot = free
+            nodes[slot] = node
+        } else {
+            slot = nodes.count
+            nodes.append(node)
+        }
+        slots[identity] = slot
+        totalCost += entry.cost
+        if pins[identity] == nil {
+            list(slot)
+        }
+    }
+
+    /// Replaces the entry in `slot`, keeping the cost current.
+    fileprivate mutating func replace(_ slot: Int, with entry: StoredEntry) {
+        totalCost += entry.cost - nodes[slot]!.entry.cost
+        nodes[slot]!.entry = entry
+    }
+
+    /// Moves `slot` to the most recently used end, when it is on the list.
+    fileprivate mutating func touch(_ slot: Int) {
+        guard nodes[slot]!.isListed, newest != slot else { return }
+        unlist(slot)
+        list(slot)
+    }
+
+    /// Removes the entry in `slot`.
+    fileprivate mutating func delete(_ slot: Int) {
+        if nodes[slot]!.isListed {
+            unlist(slot)
+        }
+        let node = nodes[slot]!
+        totalCost -= node.entry.cost
+        slots[node.identity] = nil
+        nodes[slot] = nil
+        freeSlots.append(slot)
+    }
+
+    /// Evicts the least recently used entries on the list while past `limits`.
+    fileprivate mutating func evict(within limits: StorageLimits) {
+        while oldest >= 0, slots.count > limits.maximumEntries || totalCost > limits.maximumCost {
+            delete(oldest)
+        }
+    }
+
+    /// Puts `slot` at the most recently used end of the list.
+    fileprivate mutating func list(_ slot: Int) {
+        nodes[slot]!.older = newest
+        nodes[slot]!.newer = -1
+        nodes[slot]!.isListed = true
+        if newest >= 0 {
+            nodes[newest]!.newer = slot
+        } else {
+            oldest = slot
+        }
+        newest = slot
+    }
+
+    /// Takes `slot` off the list.
+    fileprivate mutating func unlist(_ slot: Int) {
+        let node = nodes[slot]!
+        if node.older >= 0 {
+            nodes[node.older]!.newer = node.newer
+        } else {
+            oldest = node.newer
+        }
+        if node.newer >= 0 {
+            nodes[node.newer]!.older = node.older
+        } else {
+            newest = node.older
+        }
+        nodes[slot]!.isListed = false
+        nodes[slot]!.older = -1
+        nodes[slot]!.newer = -1
+    }
+}

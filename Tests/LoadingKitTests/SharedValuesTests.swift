@@ -1,0 +1,225 @@
+import Foundation
+import LoadingKit
+import LoadingKitTesting
+import Testing
+
+/// Screens on one webservice share one value per resource: a screen opening a stored
+/// resource shows it at once, a value one screen loads reaches the others, and an
+/// invalidation reloads exactly the live screens showing what it covers.
+@MainActor
+@Suite("Screens sharing stored values", .timeLimit(.minutes(1)))
+struct SharedValuesTests {
+    let mock = MockTransport()
+    let clock = ManualClock()
+
+    private func resource(_ path: String) -> Resource<[Post]> {
+        Resource(url: URL(string: "https://api.example.com\(path)")!)
+    }
+
+    private func webservice(_ storage: StorageLimits = StorageLimits()) -> Webservice {
+        Webservice(transport: mock, configuration: .init(storage: storage, clock: clock))
+    }
+
+    private func screen(on webservice: Webservice) -> PostsScreen {
+        PostsScreen(webservice: webservice, clock: clock)
+    }
+
+    @Test("a second screen opening a fresh stored resource shows it at once and sends nothing")
+    func freshStoredValueIsShownWithoutRequest() async {
+        mock.respond(to: "/posts", with: .json(Post.list([1, 2])))
+        let webservice = webservice()
+        let list = screen(on: webservice)
+        await list.load(resource: resource("/posts"))
+        clock.advance(by: .seconds(5))
+
+        let other = screen(on: webservice)
+        other.startLoading(resource: resource("/posts"))
+        #expect(other.loadingState.placeholder == .content)
+        #expect(other.loadingState.activity == .idle)
+        #expect(other.ids == [1, 2])
+        #expect(other.loadingState.loadedAt == list.loadingState.loadedAt)
+        #expect(mock.requests.count == 1)
+    }
+
+    @Test("a stale stored value is shown at once, then revalidated with one conditional request")
+    func staleStoredValueIsRevalidated() async {
+        mock.respond(
+            to: "/posts",
+            with: .json(Post.list([1])).header("ETag", "\"v1\"").header(
+                "Cache-Control",
+                "max-age=60"
+            )
+        )
+        mock.respond(to: "/posts", with: .status(304))
+        let webservice = webservice()
+        await screen(on: webservice).load(resource: resource("/posts"))
+        clock.advance(by: .seconds(61))
+
+        let other = screen(on: webservice)
+        let task = other.startLoading(resource: resource("/posts"))
+        #expect(other.ids == [1])
+        #expect(other.loadingState.activity == .reloading)
+        await task.finish()
+        #expect(mock.requests.count == 2)
+        #expect(mock.requests.last?.value(forHTTPHeaderField: "If-None-Match") == "\"v1\"")
+        #expect(other.configured == [[1]])
+        #expect(other.loadingState.activity == .idle)
+    }
+
+    @Test("two screens opening one resource together send one request")
+    func twoScreensOneRequest() async {
+        let gate = MockTransport.Gate()
+        mock.respond(to: "/posts", with: .json(Post.list([1])), after: gate)
+        let webservice = webservice()
+        let first = screen(on: webservice)
+        let second = screen(on: webservice)
+        let a = first.startLoading(resource: resource("/posts"))
+        let b = second.startLoading(resource: resource("/posts"))
+        await gate.waitForArrivals()
+        gate.open()
+        await a.finish()
+        await b.finish()
+        #expect(mock.requests.count == 1)
+        #expect(first.configured == [[1]])
+        #expect(second.configured == [[1]])
+    }
+
+    @Test("a value one screen loads reaches every screen showing it, once each, in that turn")
+    func loadedValueReachesOtherScreens() async {
+        mock.respond(to: "/posts", with: .json(Post.list([1])))
+        mock.respond(to: "/posts", with: .json(Post.list([2, 1])))
+        let webservice = webservice()
+        let first = screen(on: webservice)
+        let second = screen(on: webservice)
+        let third = screen(on: webservice)
+        await first.load(resource: resource("/posts"))
+        await second.load(resource: resource("/posts"))
+        await third.load(resource: resource("/posts"))
+
+        await first.load(resource: resource("/posts"), policy: .force)
+        // No suspension since the first screen applied it: the others have it too.
+        #expect(second.configured == [[1], [2, 1]])
+        #expect(third.configured == [[1], [2, 1]])
+        #expect(first.configured == [[1], [2, 1]])
+        #expect(mock.requests.count == 2)
+    }
+
+    @Test("a value loaded outside any screen reaches every screen showing it, once each")
+    func valueLoadedElsewhereReachesScreens() async throws {
+        mock.respond(to: "/posts", with: .json(Post.list([1])))
+        mock.respond(to: "/posts", with: .json(Post.list([2, 1])))
+        let webservice = webservice()
+        let first = screen(on: webservice)
+        let second = screen(on: webservice)
+        await first.load(resource: resource("/posts"))
+        await second.load(resource: resource("/posts"))
+        let states = second.states
+
+        _ = try await webservice.load(resource("/posts"))
+        for await state in states where state.content?.map(\.id) == [2, 1] {
+            break
+        }
+        #expect(first.configured == [[1], [2, 1]])
+        #expect(second.configured == [[1], [2, 1]])
+    }
+
+    @Test("a screen shows only the stored value of its own resource")
+    func storedValueOfAnotherIdentityIsNotShown() async {
+        mock.respond(to: "/posts", with: .json(Post.list([1])))
+        mock.respond(to: "/posts", with: .json(Post.list([9])))
+        let webservice = webservice()
+        await screen(on: webservice).load(resource: resource("/posts"))
+        let other = screen(on: webservice)
+        let task = other.startLoading(
+            resource: resource("/posts").header("Authorization", "Bearer other")
+        )
+        #expect(other.loadingState.content == nil)
+        #expect(other.loadingState.placeholder == .loading)
+        await task.finish()
+        #expect(other.ids == [9])
+        #expect(mock.requests.count == 2)
+    }
+
+    @Test("invalidation reloads exactly the live screens showing what it covers, once per resource")
+    func invalidationReloadsLiveScreens() async {
+        for path in ["/posts/1", "/posts/2", "/posts/3", "/users/1"] {
+            mock.respond(to: path, with: .json(Post.list([1])))
+        }
+        mock.respond(to: "/posts/1", with: .json(Post.list([10])))
+        mock.respond(to: "/posts/2", with: .json(Post.list([20])))
+        let webservice = webservice()
+        let first = screen(on: webservice)
+        let second = screen(on: webservice)
+        let other = screen(on: webservice)
+        let user = screen(on: webservice)
+        var released: PostsScreen? = screen(on: webservice)
+        await first.load(resource: resource("/posts/1"))
+        await second.load(resource: resource("/posts/1"))
+        await other.load(resource: resource("/posts/2"))
+        await user.load(resource: resource("/users/1"))
+        await released?.load(resource: resource("/posts/3"))
+        released = nil
+        let firstStates = first.states
+        let otherStates = other.states
+
+        let covered = webservice.invalidate(.prefix(URL(string: "https://api.example.com/posts")!))
+        #expect(covered == 3)
+        for await state in firstStates where state.content?.map(\.id) == [10] { break }
+        for await state in otherStates where state.content?.map(\.id) == [20] { break }
+        #expect(second.ids == [10])
+        #expect(user.ids == [1])
+        #expect(mock.requestCount(for: "/posts/1") == 2)
+        #expect(mock.requestCount(for: "/posts/2") == 2)
+        #expect(mock.requestCount(for: "/posts/3") == 1)
+        #expect(mock.requestCount(for: "/users/1") == 1)
+        #expect(webservice.storedValue(for: resource("/posts/3"))?.isStale == true)
+    }
+
+    @Test("a stale stored value is reloaded when a screen next shows it")
+    func invalidatedValueReloadsWhenShown() async {
+        mock.respond(to: "/posts", with: .json(Post.list([1])))
+        mock.respond(to: "/posts", with: .json(Post.list([2])))
+        let webservice = webservice()
+        var first: PostsScreen? = screen(on: webservice)
+        await first?.load(resource: resource("/posts"))
+        first = nil
+        webservice.invalidate(.resource(resource("/posts")))
+
+        let later = screen(on: webservice)
+        let task = later.startLoading(resource: resource("/posts"))
+        #expect(later.ids == [1])
+        #expect(later.loadingState.activity == .reloading)
+        await task.finish()
+        #expect(later.ids == [2])
+        #expect(webservice.storedValue(for: resource("/posts"))?.isStale == false)
+    }
+
+    @Test("eviction never drops the value a live screen shows")
+    func shownValueIsNotEvicted() async throws {
+        for path in ["/posts", "/users/1", "/users/2", "/users/3"] {
+            mock.respond(to: path, with: .json(Post.list([1])))
+        }
+        let webservice = webservice(StorageLimits(maximumEntries: 1))
+        var shown: PostsScreen? = screen(on: webservice)
+        await shown?.load(resource: resource("/posts"))
+        _ = try await webservice.load(resource("/users/1"))
+        _ = try await webservice.load(resource("/users/2"))
+        #expect(webservice.storedValue(for: resource("/posts")) != nil)
+        shown = nil
+        _ = try await webservice.load(resource("/users/3"))
+        #expect(webservice.storedValue(for: resource("/posts")) == nil)
+        #expect(webservice.storedValueCount == 1)
+    }
+
+    @Test("a webservice without storage shares nothing")
+    func disabledStorageSharesNothing() async {
+        mock.respond(to: "/posts", with: .json(Post.list([1])))
+        mock.respond(to: "/posts", with: .json(Post.list([1])))
+        let webservice = webservice(.disabled)
+        await screen(on: webservice).load(resource: resource("/posts"))
+        let other = screen(on: webservice)
+        await other.load(resource: resource("/posts"))
+        #expect(mock.requests.count == 2)
+        #expect(webservice.storedValueCount == 0)
+    }
+}
