@@ -94,6 +94,7 @@ protocol StoredValueObserver: AnyObject {
     var mirrorsStoredValue: Bool { get }
     /// Shows `entry` when it is newer than what the loader shows.
     func show(_ entry: StoredEntry)
-    /// Reloads what the loader shows, keeping it shown.
+    /// Reloads what the loader shows, keeping it shown, unless a load of it is in
+    /// flight.
     func reloadInBackground()
 }

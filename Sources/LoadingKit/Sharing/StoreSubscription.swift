@@ -35,15 +35,17 @@ final class StoreSubscription<Loader: Loading>: StoredValueObserver {
         loader.loadingEngine.show(entry, of: loader.webservice)
     }
 
+    /// Loads what the loader shows if needed, which the stale stored value makes a
+    /// reload keeping the content shown — or joins the load of it in flight.
     func reloadInBackground() {
         guard let loader else { return }
         let runtime = loader.loadingRuntime
         if runtime.mirrorsStoredValue, let resource = runtime.lastResource,
             resource.identity == identity
         {
-            _ = loader.loadingEngine.load(resource, policy: .background).task
+            _ = loader.loadingEngine.load(resource, policy: .ifNeeded).task
         } else {
-            _ = Loader.loadingLifecycle.reload(loader, .background)?.task
+            _ = Loader.loadingLifecycle.reload(loader, .ifNeeded)?.task
         }
     }
 }

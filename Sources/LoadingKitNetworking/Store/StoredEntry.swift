@@ -82,12 +82,16 @@ package struct StoredEntry: Sendable {
 
     /// Takes the change `id` off the value — also when other values came in since —
     /// and, when `keep` is `true`, folds it into the base instead: the server took it.
-    /// Returns whether the change was pending.
+    /// Returns whether the value shown may have changed: not when the change was not
+    /// pending, nor when the oldest change is kept.
     package mutating func removeEdit(_ id: UInt64, keepingIt keep: Bool) -> Bool {
         guard let index = edits.firstIndex(where: { $0.id == id }) else { return false }
         let edit = edits.remove(at: index)
         if keep {
             base = edit.apply(base)
+            if index == 0 {
+                return false
+            }
         }
         recompute()
         return true

@@ -84,10 +84,12 @@ package final class StoredValues: Sendable {
 
     /// Stores `value`, the answer to request `sequence`, as the value of `identity` —
     /// unless the entry holds the answer to a later request — and returns the entry.
+    /// `notifies` is `false` when the caller tells the loaders itself.
     package func store(
         _ value: any Sendable,
         for identity: ResourceIdentity,
         sequence: UInt64,
+        notifies: Bool = true,
         describe: (UInt64) -> StoredEntry
     ) -> StoredEntry? {
         guard limits.isEnabled else { return nil }
@@ -108,7 +110,7 @@ package final class StoredValues: Sendable {
             state.evict(within: limits)
             return (state.slots[identity].map { state.nodes[$0]!.entry }, true)
         }
-        if changed {
+        if changed, notifies {
             tell(.value(identity))
         }
         return entry

@@ -5,18 +5,21 @@ import Foundation
 #endif
 
 extension Webservice {
-    /// Loads `resource`, retrying as the policy allows.
+    /// Loads `resource`, retrying as `retry` allows (by default, the configuration's
+    /// policy); `notifies` says whether the store tells the loaders of a value stored.
     func attempts<A: Sendable>(
         _ resource: Resource<A>,
-        identity: ResourceIdentity
+        identity: ResourceIdentity,
+        retry: RetryPolicy? = nil,
+        notifies: Bool = true
     ) async -> Result<Fetched<A>, WebserviceError> {
-        let retry = configuration.retry
+        let retry = retry ?? configuration.retry
         var attempt = 1
         while true {
-            let outcome = await once(resource, identity: identity)
+            let outcome = await once(resource, identity: identity, notifies: notifies)
             guard case .failure(let error) = outcome, attempt < retry.maximumAttempts,
                 retry.allowsRetry(of: error, method: resource.method),
-                let (delay, fromHeader) = delay(after: error, beforeRetry: attempt)
+                let (delay, fromHeader) = delay(after: error, beforeRetry: attempt, under: retry)
             else { return outcome }
             attempt += 1
             retry.onAttempt?(
@@ -40,9 +43,9 @@ extension Webservice {
     /// `nil` when the server asks for more than the policy honours.
     private func delay(
         after error: WebserviceError,
-        beforeRetry retry: Int
+        beforeRetry retry: Int,
+        under policy: RetryPolicy
     ) -> (Duration, fromRetryAfter: Bool)? {
-        let policy = configuration.retry
         if case .badStatus(let failure) = error, [429, 503].contains(failure.statusCode),
             let retryAfter = failure.header("Retry-After").flatMap(RetryAfter.init)
         {
@@ -59,7 +62,8 @@ extension Webservice {
     /// one.
     private func once<A: Sendable>(
         _ resource: Resource<A>,
-        identity: ResourceIdentity
+        identity: ResourceIdentity,
+        notifies: Bool
     ) async -> Result<Fetched<A>, WebserviceError> {
         var request = resource.request
         let stores =
@@ -113,7 +117,8 @@ extension Webservice {
         let directives = CacheDirectives(fields: fields, receivedAt: date)
         if stores, !directives.forbidsStoring {
             let now = configuration.clock.now
-            let entry = store.store(value, for: identity, sequence: sequence) { version in
+            let entry = store.store(value, for: identity, sequence: sequence, notifies: notifies) {
+                version in
                 StoredEntry(
                     value: value,
                     validators: validators,

@@ -188,11 +188,16 @@ public final class Webservice: Sendable {
     ) async throws(WebserviceError) -> Fetched<A> {
         guard !Task.isCancelled else { throw .cancelled }
         let identity = identity ?? resource.identity
+        // A loader's fetch, which has a lease, tells the other loaders of the value
+        // itself, in the main-actor turn it applies it.
+        let notifies = lease == nil
         guard configuration.coalescedMethods.contains(resource.method) else {
-            return try await attempts(resource, identity: identity).get()
+            return try await attempts(resource, identity: identity, notifies: notifies).get()
         }
         let key = Coalescer.Key(identity: identity, ignoresCache: resource.ignoresCache)
-        let operation = { @Sendable in await self.attempts(resource, identity: identity) }
+        let operation = { @Sendable in
+            await self.attempts(resource, identity: identity, notifies: notifies)
+        }
         guard let outcome = await coalescer.run(key, lease: lease, operation: operation) else {
             throw .cancelled
         }

@@ -1,0 +1,72 @@
+import LoadingKitNetworking
+import Observation
+
+/// A mutation a screen sent, observable while it runs: whether it is in flight, and
+/// how it ended — with Observation, so a SwiftUI view or `withObservationTracking`
+/// follows it.
+///
+/// ```swift
+/// let saving = screen.send(rename)
+/// saveButton.isEnabled = !saving.isInFlight
+/// await saving.finish()
+/// if let error = saving.error { showError(error.description) }
+/// ```
+@MainActor
+@Observable
+public final class MutationTask<A: Sendable> {
+    /// Whether the mutation is in flight.
+    public private(set) var isInFlight = true
+    /// The server's answer, once the mutation succeeded.
+    public private(set) var value: A?
+    /// Why the mutation failed; `nil` while in flight, after a success or a
+    /// cancellation.
+    public private(set) var error: LoadingError?
+    /// Whether the mutation ended because it was cancelled.
+    public private(set) var wasCancelled = false
+
+    @ObservationIgnored private var task: Task<Void, Never>?
+
+    init() {}
+
+    /// Sends `mutation` through `webservice`, then calls `completion`.
+    func start(
+        _ mutation: Mutation<A>,
+        through webservice: Webservice,
+        completion: (@MainActor (MutationTask<A>) -> Void)?
+    ) {
+        task = Task { @MainActor [weak self] in
+            let outcome: Result<A, WebserviceError>
+            do throws(WebserviceError) {
+                outcome = .success(try await webservice.send(mutation))
+            } catch {
+                outcome = .failure(error)
+            }
+            guard let self else { return }
+            self.end(with: outcome)
+            completion?(self)
+        }
+    }
+
+    private func end(with outcome: Result<A, WebserviceError>) {
+        isInFlight = false
+        switch outcome {
+        case .success(let value):
+            self.value = value
+        case .failure(.cancelled):
+            wasCancelled = true
+        case .failure(let error):
+            self.error = .webservice(error)
+        }
+    }
+
+    /// Cancels the mutation: its optimistic changes are taken back and the values it
+    /// changed go stale, since the server may have taken it.
+    public func cancel() {
+        task?.cancel()
+    }
+
+    /// Waits until the mutation has ended and its state says how.
+    public func finish() async {
+        await task?.value
+    }
+}

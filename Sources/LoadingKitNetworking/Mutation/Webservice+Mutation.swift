@@ -1,0 +1,73 @@
+extension Webservice {
+    /// Sends `mutation`: shows its optimistic changes on the stored values at once,
+    /// sends its request, then keeps the changes and invalidates what it names (and the
+    /// values it changed) if it succeeds, or takes the changes back exactly if it fails
+    /// or is cancelled — keeping every value stored meanwhile.
+    ///
+    /// ```swift
+    /// let saved = try await webservice.send(Mutation(Post.create(draft)).invalidating(.resource(Post.all)))
+    /// ```
+    ///
+    /// - Parameter mutation: What to send and what it changes.
+    /// - Returns: The parsed answer.
+    /// - Throws: ``WebserviceError`` for every failure.
+    public func send<A: Sendable>(_ mutation: Mutation<A>) async throws(WebserviceError) -> A {
+        let id = store.nextSequence()
+        for change in mutation.changes {
+            store.update(change.identity) { entry in
+                entry.add(StoredEntry.Edit(id: id, apply: change.apply))
+                return true
+            }
+        }
+        let outcome: Result<Fetched<A>, WebserviceError>
+        do throws(WebserviceError) {
+            outcome = .success(try await perform(mutation))
+        } catch {
+            outcome = .failure(error)
+        }
+        let succeeded = (try? outcome.get()) != nil
+        for identity in mutation.changedIdentities {
+            store.update(identity) { $0.removeEdit(id, keepingIt: succeeded) }
+        }
+        if succeeded {
+            for invalidation in mutation.invalidations {
+                store.invalidate(invalidation)
+            }
+        }
+        let changed = mutation.changedIdentities
+        if !changed.isEmpty, succeeded || outcome.isCancelled {
+            // The server has the change, or may have it: its own value wins.
+            store.invalidate(Invalidation { changed.contains($0) })
+        }
+        return try outcome.get().value
+    }
+
+    /// Sends the mutation's request, retried and shared only as the mutation says.
+    private func perform<A: Sendable>(
+        _ mutation: Mutation<A>
+    ) async throws(WebserviceError) -> Fetched<A> {
+        guard !Task.isCancelled else { throw .cancelled }
+        let resource = mutation.resource
+        let identity = resource.identity
+        let retry = mutation.retry
+        guard mutation.coalesces else {
+            return try await attempts(resource, identity: identity, retry: retry).get()
+        }
+        let key = Coalescer.Key(identity: identity, ignoresCache: resource.ignoresCache)
+        let operation = { @Sendable in
+            await self.attempts(resource, identity: identity, retry: retry)
+        }
+        guard let outcome = await coalescer.run(key, lease: nil, operation: operation) else {
+            throw .cancelled
+        }
+        return try outcome.get()
+    }
+}
+
+extension Result where Failure == WebserviceError {
+    /// Whether the outcome is a cancellation.
+    fileprivate var isCancelled: Bool {
+        if case .failure(.cancelled) = self { return true }
+        return false
+    }
+}
