@@ -39,6 +39,17 @@ package struct ParseIdentity: Hashable, Sendable, CustomStringConvertible {
         ParseIdentity(steps: steps + [step])
     }
 
+    /// Whether the parse is named the same in every process: JSON decoding with a
+    /// fresh decoder and named steps only.
+    package var isStable: Bool {
+        steps.allSatisfy { step in
+            switch step {
+            case .json, .named: true
+            case .decoder, .unique: false
+            }
+        }
+    }
+
     /// The steps, such as `json → named("first")`.
     package var description: String {
         steps.map { step in

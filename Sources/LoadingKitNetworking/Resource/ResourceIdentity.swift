@@ -85,6 +85,20 @@ public struct ResourceIdentity: Hashable, Sendable {
         )
     }
 
+    /// A key naming this identity the same in every process, for a persistent store:
+    /// everything the identity holds, the value type by `valueTypeName`; `nil` when the
+    /// parse has no stable name (an unnamed closure, a decoder instance).
+    package func persistentKey(valueTypeName: String) -> String? {
+        guard parse.isStable else { return nil }
+        let fields = headers.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }
+        let codes = acceptableStatusCodes.rangeView.map { "\($0.lowerBound)-\($0.upperBound)" }
+        return [
+            method.rawValue, urlString, fields.joined(separator: "\n"),
+            body?.base64EncodedString() ?? "", codes.joined(separator: ","), valueTypeName,
+            parse.description,
+        ].joined(separator: "\u{1F}")
+    }
+
     private static func hash(
         _ method: HTTPMethod,
         _ url: String,

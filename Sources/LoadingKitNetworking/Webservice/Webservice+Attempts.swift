@@ -68,7 +68,11 @@ extension Webservice {
         var request = resource.request
         let stores =
             !resource.ignoresCache && (resource.method == .get || resource.method == .head)
-        let stored = stores ? store.entry(for: identity) : nil
+        let persistence = stores ? persistence(of: resource, identity: identity) : nil
+        var stored = stores ? store.entry(for: identity) : nil
+        if stored == nil, let persistence {
+            stored = restore(A.self, from: persistence, for: identity)
+        }
         let conditional =
             configuration.revalidates && stored?.validators != nil ? stored : nil
         let conditionalValue = conditional?.value as? A
@@ -131,11 +135,17 @@ extension Webservice {
                     cost: data.count
                 )
             }
+            if let persistence, entry?.sequence == sequence {
+                persist(value, validators: validators, to: persistence)
+            }
             if let entry, let shown = entry.value as? A {
                 return .success(Fetched(entry: entry, value: shown, isNotModified: false))
             }
         } else if stores {
             store.remove(identity)
+            if let persistence {
+                forgetPersisted(persistence)
+            }
         }
         return .success(
             Fetched(

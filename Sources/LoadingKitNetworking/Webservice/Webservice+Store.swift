@@ -26,14 +26,17 @@ extension Webservice {
     /// from them. Call it when the account changes: cookies the session sets by itself
     /// and credentials a transport of your own adds are not part of a resource's
     /// identity, so a value stored for the previous account could otherwise answer a
-    /// `304` for the next. Loads in flight are not affected; loaders keep what they
-    /// show.
+    /// `304` for the next. The persistent store, if any, is emptied too. Loads in
+    /// flight are not affected; loaders keep what they show.
     ///
     /// ```swift
     /// func signOut() { webservice.removeStoredValues() }
     /// ```
     public func removeStoredValues() {
         store.removeAll()
+        if let persistentStore = configuration.persistentStore {
+            persistenceQueue.async { persistentStore.removeAll() }
+        }
     }
 
     /// How many values the webservice keeps.

@@ -57,6 +57,13 @@ public final class Webservice: Sendable {
         /// How much of what it loads the webservice keeps in memory, to share between
         /// screens and to revalidate. Default: 500 entries, 32 MiB.
         public var storage: StorageLimits
+        /// Where `Codable` values are kept across launches; `nil`, the default, keeps
+        /// nothing. See ``ResourceStore``.
+        public var persistentStore: (any ResourceStore)?
+        /// Whether values of requests carrying credentials (`Authorization`,
+        /// `Proxy-Authorization`, `Cookie`) are kept in ``persistentStore`` too.
+        /// Default: `false`.
+        public var persistsCredentialedRequests: Bool
         /// The clock retries wait on and stored values are timed by. Default:
         /// `ContinuousClock()`.
         public var clock: any LoadingClock
@@ -69,18 +76,25 @@ public final class Webservice: Sendable {
         ///   - retry: When failed requests are tried again.
         ///   - revalidates: Whether stored values are revalidated with their validators.
         ///   - storage: How much is kept in memory.
+        ///   - persistentStore: Where values are kept across launches, if anywhere.
+        ///   - persistsCredentialedRequests: Whether values of requests with
+        ///     credentials are kept across launches too.
         ///   - clock: The clock of retries and stored values.
         public init(
             coalescedMethods: Set<HTTPMethod> = [.get, .head],
             retry: RetryPolicy = .none,
             revalidates: Bool = true,
             storage: StorageLimits = StorageLimits(),
+            persistentStore: (any ResourceStore)? = nil,
+            persistsCredentialedRequests: Bool = false,
             clock: any LoadingClock = ContinuousClock()
         ) {
             self.coalescedMethods = coalescedMethods
             self.retry = retry
             self.revalidates = revalidates
             self.storage = storage
+            self.persistentStore = persistentStore
+            self.persistsCredentialedRequests = persistsCredentialedRequests
             self.clock = clock
         }
 
@@ -122,6 +136,8 @@ public final class Webservice: Sendable {
 
     package let store: StoredValues
     let coalescer: Coalescer
+    /// Writes to the persistent store, in order, off every caller's path.
+    let persistenceQueue = DispatchQueue(label: "LoadingKit.persistence", qos: .utility)
 
     /// Creates a webservice.
     ///

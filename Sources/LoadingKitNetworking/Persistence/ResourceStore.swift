@@ -1,0 +1,73 @@
+import Foundation
+
+/// A place that keeps stored values across launches, so that a screen opened on a
+/// cold start shows the last value at once — marked stale — while it revalidates.
+///
+/// ```swift
+/// let directory = URL.cachesDirectory.appending(path: "LoadingKit")
+/// var configuration = Webservice.Configuration()
+/// configuration.persistentStore = DiskResourceStore(directory: directory)
+/// let webservice = Webservice(configuration: configuration)
+/// ```
+///
+/// A ``Webservice`` calls it off the main actor: to read a record when a load finds
+/// nothing in memory, and to write one, in the background, after a `GET` stored a
+/// `Codable` value. Implementations must be safe to call from any thread and must not
+/// throw: a record that cannot be read is `nil`, a write that fails is dropped.
+public protocol ResourceStore: Sendable {
+    /// The record kept under `key`, or `nil`.
+    ///
+    /// - Parameter key: The resource's stable key.
+    func record(forKey key: String) -> PersistedRecord?
+
+    /// Keeps `record` under `key`, replacing what was there.
+    ///
+    /// - Parameters:
+    ///   - record: What to keep.
+    ///   - key: The resource's stable key.
+    func store(_ record: PersistedRecord, forKey key: String)
+
+    /// Forgets the record under `key`.
+    ///
+    /// - Parameter key: The resource's stable key.
+    func removeRecord(forKey key: String)
+
+    /// Forgets every record.
+    func removeAll()
+}
+
+/// What a ``ResourceStore`` keeps of one value: the value encoded as JSON, its
+/// validators, and when it was received.
+///
+/// ```swift
+/// let record = PersistedRecord(body: try JSONEncoder().encode(posts), entityTag: "\"v1\"")
+/// ```
+public struct PersistedRecord: Sendable, Equatable {
+    /// The value, encoded as JSON.
+    public var body: Data
+    /// The `ETag` the value came with.
+    public var entityTag: String?
+    /// The `Last-Modified` date the value came with.
+    public var lastModified: String?
+    /// When the value was received.
+    public var storedAt: Date
+
+    /// Creates a record.
+    ///
+    /// - Parameters:
+    ///   - body: The value, encoded as JSON.
+    ///   - entityTag: The `ETag` the value came with.
+    ///   - lastModified: The `Last-Modified` date the value came with.
+    ///   - storedAt: When the value was received.
+    public init(
+        body: Data,
+        entityTag: String? = nil,
+        lastModified: String? = nil,
+        storedAt: Date = Date()
+    ) {
+        self.body = body
+        self.entityTag = entityTag
+        self.lastModified = lastModified
+        self.storedAt = storedAt
+    }
+}

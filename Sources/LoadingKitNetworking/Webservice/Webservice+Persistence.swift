@@ -1,0 +1,107 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// How a webservice keeps values across launches in its ``ResourceStore``: a `GET`
+/// of a `Codable` value whose parse has a stable name is written in the background once
+/// stored; a load that finds nothing in memory reads it back, stale, before asking the
+/// server whether it changed.
+extension Webservice {
+    /// Where one resource's value is kept across launches.
+    struct Persistence {
+        let store: any ResourceStore
+        let key: String
+    }
+
+    /// Where `resource`'s value is kept across launches, when it may be: a `GET`, not
+    /// ignoring caches, of a `Codable` value with a stably named parse, and without
+    /// credentials unless the configuration allows them.
+    func persistence<A>(of resource: Resource<A>, identity: ResourceIdentity) -> Persistence? {
+        guard let store = configuration.persistentStore, resource.method == .get,
+            !resource.ignoresCache, A.self is any Decodable.Type, A.self is any Encodable.Type,
+            configuration.persistsCredentialedRequests || !carriesCredentials(resource.request),
+            let key = identity.persistentKey(valueTypeName: String(reflecting: A.self))
+        else { return nil }
+        return Persistence(store: store, key: key)
+    }
+
+    private func carriesCredentials(_ request: URLRequest) -> Bool {
+        ["Authorization", "Proxy-Authorization", "Cookie"].contains {
+            request.value(forHTTPHeaderField: $0) != nil
+        }
+    }
+
+    /// Reads the persisted value of `identity` into memory, stale, telling the loaders
+    /// showing it; returns its entry. A record that does not decode is removed.
+    func restore<A: Sendable>(
+        _ type: A.Type,
+        from persistence: Persistence,
+        for identity: ResourceIdentity
+    ) -> StoredEntry? {
+        guard let record = persistence.store.record(forKey: persistence.key) else { return nil }
+        guard let decodable = A.self as? any Decodable.Type,
+            let value = (try? JSONDecoder().decode(decodable, from: record.body)) as? A
+        else {
+            persistence.store.removeRecord(forKey: persistence.key)
+            return nil
+        }
+        let age = Duration.seconds(
+            max(0, configuration.clock.currentDate.timeIntervalSince(record.storedAt))
+        )
+        let loadedAt = configuration.clock.now.advanced(by: .zero - age)
+        return store.store(value, for: identity, sequence: 0) { version in
+            var entry = StoredEntry(
+                value: value,
+                validators: Validators(
+                    entityTag: record.entityTag,
+                    lastModified: record.lastModified
+                ),
+                cacheFields: [:],
+                directives: CacheDirectives(),
+                loadedAt: loadedAt,
+                response: ResponseSummary(statusCode: 200),
+                version: version,
+                sequence: 0,
+                cost: record.body.count
+            )
+            entry.isStale = true
+            return entry
+        }
+    }
+
+    /// Writes `value` with `validators` in the background.
+    func persist<A: Sendable>(_ value: A, validators: Validators?, to persistence: Persistence) {
+        let storedAt = configuration.clock.currentDate
+        persistenceQueue.async {
+            guard let encodable = value as? any Encodable,
+                let body = try? JSONEncoder().encode(encodable)
+            else { return }
+            persistence.store.store(
+                PersistedRecord(
+                    body: body,
+                    entityTag: validators?.entityTag,
+                    lastModified: validators?.lastModified,
+                    storedAt: storedAt
+                ),
+                forKey: persistence.key
+            )
+        }
+    }
+
+    /// Forgets the persisted value, in the background, after the writes before.
+    func forgetPersisted(_ persistence: Persistence) {
+        persistenceQueue.async {
+            persistence.store.removeRecord(forKey: persistence.key)
+        }
+    }
+
+    /// Waits until every value stored so far is written to the persistent store — before
+    /// the app is suspended, say.
+    public func persistPendingValues() async {
+        await withCheckedContinuation { continuation in
+            persistenceQueue.async { continuation.resume() }
+        }
+    }
+}

@@ -1,0 +1,150 @@
+import Foundation
+import LoadingKit
+import LoadingKitTesting
+import Testing
+
+/// The offline cache: values survive a new webservice and show at once, stale, while
+/// they revalidate; files that do not read back are removed; nothing with credentials
+/// is kept unless asked; a failed write is a logged no-op.
+@MainActor
+@Suite("The offline cache", .timeLimit(.minutes(1)))
+struct OfflineCacheTests {
+    let mock = MockTransport()
+    let directory = FileManager.default.temporaryDirectory
+        .appending(path: "loadingkit-offline-\(UUID().uuidString)")
+    let posts = Resource<[Post]>(url: URL(string: "https://api.example.com/posts")!)
+
+    private func webservice(_ store: DiskResourceStore, credentials: Bool = false) -> Webservice {
+        Webservice(
+            transport: mock,
+            configuration: .init(persistentStore: store, persistsCredentialedRequests: credentials)
+        )
+    }
+
+    private var files: [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).sorted()
+    }
+
+    /// Loads `resource` through a first webservice and waits until it is written.
+    private func persist(_ resource: Resource<[Post]>, credentials: Bool = false) async throws {
+        mock.respond(to: "/posts", with: .json(Post.list([1, 2])).header("ETag", "\"v1\""))
+        let first = webservice(DiskResourceStore(directory: directory), credentials: credentials)
+        _ = try await first.load(resource)
+        await first.persistPendingValues()
+    }
+
+    @Test("a cold start shows the persisted value at once, stale, and revalidates it")
+    func coldStartShowsPersistedValue() async throws {
+        try await persist(posts)
+        let gate = MockTransport.Gate()
+        mock.respond(to: "/posts", with: .status(304), after: gate)
+        let webservice = webservice(DiskResourceStore(directory: directory))
+        let screen = PostsScreen(webservice: webservice)
+        let states = screen.states
+        let task = screen.startLoading(resource: posts)
+        await gate.waitForArrivals()
+        for await state in states where state.content != nil { break }
+        #expect(screen.ids == [1, 2])
+        #expect(screen.loadingState.isLoading)
+        #expect(webservice.storedValue(for: posts)?.isStale == true)
+        gate.open()
+        await task.finish()
+        #expect(mock.requests.last?.value(forHTTPHeaderField: "If-None-Match") == "\"v1\"")
+        #expect(screen.configured == [[1, 2]])
+        #expect(!screen.loadingState.isLoading)
+        #expect(webservice.storedValue(for: posts)?.isStale == false)
+    }
+
+    @Test(
+        "a corrupt, truncated or foreign file is ignored and removed",
+        arguments: ["corrupt", "truncated", "foreign"]
+    )
+    func unreadableFilesAreRemoved(_ damage: String) async throws {
+        try await persist(posts)
+        let file = directory.appending(path: try #require(files.first))
+        var data = try Data(contentsOf: file)
+        switch damage {
+        case "corrupt": data.replaceSubrange(data.count - 3..<data.count, with: Data("xyz".utf8))
+        case "truncated": data.removeLast(5)
+        default: data[4] = 99  // another format version
+        }
+        try data.write(to: file)
+        mock.respond(to: "/posts", with: .json(Post.list([3])))
+        let screen = PostsScreen(webservice: webservice(DiskResourceStore(directory: directory)))
+        await screen.load(resource: posts)
+        #expect(screen.configured == [[3]])
+        #expect(mock.requests.last?.value(forHTTPHeaderField: "If-None-Match") == nil)
+        #expect((try? Data(contentsOf: file)) != data)
+    }
+
+    @Test("a file of another key is not taken for this one")
+    func foreignKeyIsRefused() throws {
+        let store = DiskResourceStore(directory: directory)
+        store.store(PersistedRecord(body: Data("[]".utf8)), forKey: "one")
+        let name = try #require(files.first)
+        let other = directory.appending(path: "00000000000000000000000000000000.lkrs")
+        try FileManager.default.copyItem(at: directory.appending(path: name), to: other)
+        #expect(store.record(forKey: "one") != nil)
+        #expect(DiskResourceStore(directory: directory).record(forKey: "two") == nil)
+    }
+
+    @Test("nothing with Authorization is persisted by default; it is when asked")
+    func credentialsAreNotPersisted() async throws {
+        let signedIn = posts.header("Authorization", "Bearer secret")
+        try await persist(signedIn)
+        #expect(files.isEmpty)
+        try await persist(signedIn, credentials: true)
+        #expect(files.count == 1)
+    }
+
+    @Test("a write that fails is logged without secrets and changes nothing")
+    func failedWriteIsLogged() async throws {
+        try Data("a file, not a directory".utf8).write(to: directory)
+        let lines = Locked<[String]>([])
+        let store = DiskResourceStore(directory: directory) { line in
+            lines.withLock { $0.append(line) }
+        }
+        store.store(PersistedRecord(body: Data("secret body".utf8)), forKey: "https://secret.key")
+        #expect(store.record(forKey: "https://secret.key") == nil)
+        let logged = lines.withLock { $0 }
+        #expect(logged.count == 1)
+        #expect(!logged.joined().contains("secret"))
+    }
+
+    @Test("past the size cap the least recently used files go")
+    func sizeCapEvicts() throws {
+        let store = DiskResourceStore(directory: directory, maximumSize: 700)
+        let body = Data(repeating: 65, count: 200)
+        store.store(PersistedRecord(body: body), forKey: "a")
+        store.store(PersistedRecord(body: body), forKey: "b")
+        _ = store.record(forKey: "a")
+        store.store(PersistedRecord(body: body), forKey: "c")
+        #expect(store.totalSize <= 700)
+        #expect(store.record(forKey: "a") != nil)
+        #expect(store.record(forKey: "b") == nil)
+        #expect(store.record(forKey: "c") != nil)
+    }
+
+    @Test("removing the stored values empties the disk too")
+    func removeStoredValuesEmptiesDisk() async throws {
+        try await persist(posts)
+        let webservice = webservice(DiskResourceStore(directory: directory))
+        webservice.removeStoredValues()
+        await webservice.persistPendingValues()
+        #expect(files.isEmpty)
+    }
+}
+
+/// A value behind a lock, for test closures called from any thread.
+final class Locked<Value>: @unchecked Sendable {
+    private var value: Value
+    private let lock = NSLock()
+
+    init(_ value: Value) { self.value = value }
+
+    func withLock<Result>(_ body: (inout Value) -> Result) -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        return body(&value)
+    }
+}
