@@ -4,7 +4,8 @@ import Foundation
 let usage = """
     usage: loadingkit-bench [scenario…] [--json PATH] [--quick]
 
-    scenarios: http, mock-cycle, pagination, refresh-merge, coalescing, memory (default: all)
+    scenarios: http, mock-cycle, pagination, refresh-merge, coalescing, memory, store
+      (default: all)
       --json PATH  also write the results as JSON to PATH
       --quick      a short run that checks every scenario executes
     """
@@ -32,7 +33,9 @@ while !arguments.isEmpty {
     }
 }
 
-let all = ["http", "mock-cycle", "pagination", "refresh-merge", "coalescing", "memory"]
+let all = [
+    "http", "mock-cycle", "pagination", "refresh-merge", "coalescing", "memory", "store",
+]
 if let unknown = selected.first(where: { !all.contains($0) }) {
     print("unknown scenario: \(unknown)\n\n\(usage)")
     exit(2)
@@ -54,6 +57,7 @@ for scenario in scenarios {
         case "pagination": rows += try await mock.paginationScaling()
         case "refresh-merge": rows += try await mock.refreshMerge()
         case "coalescing": rows += try await mock.coalescing()
+        case "store": rows += try await StoreScenarios(quick: quick).run()
         default: rows += try await mock.memory()
         }
     } catch {

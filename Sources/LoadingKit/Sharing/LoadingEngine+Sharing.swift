@@ -104,8 +104,9 @@ extension LoadingEngine {
             record.contentVersion = fetched.storeVersion
         }
         record.mirrorsStoredValue = true
-        if fetched.storeVersion != nil {
-            let webservice = loader.webservice
+        let webservice = loader.webservice
+        // Another loader shows the resource only when more than this one pins it.
+        if fetched.storeVersion != nil, webservice.store.pinCount(of: identity) > 1 {
             SharedValues.of(webservice).propagate(identity, in: webservice.store)
         }
     }

@@ -203,6 +203,11 @@ package final class StoredValues: Sendable {
         }
     }
 
+    /// How many live loaders pin the entry of `identity`.
+    package func pinCount(of identity: ResourceIdentity) -> Int {
+        state.withLock { $0.pins[identity] ?? 0 }
+    }
+
     // MARK: - Listening
 
     /// The object attached to the store, attaching the one `make` returns, with its
