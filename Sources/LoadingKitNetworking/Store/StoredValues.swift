@@ -77,9 +77,6 @@ package final class StoredValues: Sendable {
     /// The estimated bytes the store holds.
     package var totalCost: Int { state.withLock { $0.totalCost } }
 
-    /// The identities of the entries held.
-    package var identities: [ResourceIdentity] { state.withLock { Array($0.slots.keys) } }
-
     // MARK: - Writing
 
     /// Stores `value`, the answer to request `sequence`, as the value of `identity` —
