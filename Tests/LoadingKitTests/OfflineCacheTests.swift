@@ -1,5 +1,6 @@
 import Foundation
 import LoadingKit
+import LoadingKitNetworking
 import LoadingKitTesting
 import Testing
 
@@ -132,19 +133,5 @@ struct OfflineCacheTests {
         webservice.removeStoredValues()
         await webservice.persistPendingValues()
         #expect(files.isEmpty)
-    }
-}
-
-/// A value behind a lock, for test closures called from any thread.
-final class Locked<Value>: @unchecked Sendable {
-    private var value: Value
-    private let lock = NSLock()
-
-    init(_ value: Value) { self.value = value }
-
-    func withLock<Result>(_ body: (inout Value) -> Result) -> Result {
-        lock.lock()
-        defer { lock.unlock() }
-        return body(&value)
     }
 }

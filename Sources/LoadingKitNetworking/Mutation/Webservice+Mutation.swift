@@ -21,7 +21,15 @@ extension Webservice {
         }
         let outcome: Result<Fetched<A>, WebserviceError>
         do throws(WebserviceError) {
-            outcome = .success(try await perform(mutation))
+            // Retried and shared only as the mutation says.
+            outcome = .success(
+                try await fetch(
+                    mutation.resource,
+                    lease: nil,
+                    retry: mutation.retry,
+                    coalesces: mutation.coalesces
+                )
+            )
         } catch {
             outcome = .failure(error)
         }
@@ -40,27 +48,6 @@ extension Webservice {
             store.invalidate(Invalidation { changed.contains($0) })
         }
         return try outcome.get().value
-    }
-
-    /// Sends the mutation's request, retried and shared only as the mutation says.
-    private func perform<A: Sendable>(
-        _ mutation: Mutation<A>
-    ) async throws(WebserviceError) -> Fetched<A> {
-        guard !Task.isCancelled else { throw .cancelled }
-        let resource = mutation.resource
-        let identity = resource.identity
-        let retry = mutation.retry
-        guard mutation.coalesces else {
-            return try await attempts(resource, identity: identity, retry: retry).get()
-        }
-        let key = Coalescer.Key(identity: identity, ignoresCache: resource.ignoresCache)
-        let operation = { @Sendable in
-            await self.attempts(resource, identity: identity, retry: retry)
-        }
-        guard let outcome = await coalescer.run(key, lease: nil, operation: operation) else {
-            throw .cancelled
-        }
-        return try outcome.get()
     }
 }
 

@@ -197,22 +197,32 @@ public final class Webservice: Sendable {
     ///   - resource: What to load.
     ///   - identity: The resource's identity, when the caller has computed it.
     ///   - lease: The cancellation of the task the fetch runs in, when the kit owns it.
+    ///   - retry: When a failure is tried again; the configuration's policy by default.
+    ///   - coalesces: Whether an identical request in flight is shared; by default, as
+    ///     the configuration says for the method.
     package func fetch<A: Sendable>(
         _ resource: Resource<A>,
         identity: ResourceIdentity? = nil,
-        lease: FetchLease?
+        lease: FetchLease?,
+        retry: RetryPolicy? = nil,
+        coalesces: Bool? = nil
     ) async throws(WebserviceError) -> Fetched<A> {
         guard !Task.isCancelled else { throw .cancelled }
         let identity = identity ?? resource.identity
         // A loader's fetch, which has a lease, tells the other loaders of the value
         // itself, in the main-actor turn it applies it.
         let notifies = lease == nil
-        guard configuration.coalescedMethods.contains(resource.method) else {
-            return try await attempts(resource, identity: identity, notifies: notifies).get()
+        guard coalesces ?? configuration.coalescedMethods.contains(resource.method) else {
+            return try await attempts(
+                resource,
+                identity: identity,
+                retry: retry,
+                notifies: notifies
+            ).get()
         }
         let key = Coalescer.Key(identity: identity, ignoresCache: resource.ignoresCache)
         let operation = { @Sendable in
-            await self.attempts(resource, identity: identity, notifies: notifies)
+            await self.attempts(resource, identity: identity, retry: retry, notifies: notifies)
         }
         guard let outcome = await coalescer.run(key, lease: lease, operation: operation) else {
             throw .cancelled
