@@ -56,6 +56,30 @@ struct OfflineCacheTests {
         #expect(webservice.storedValue(for: posts)?.isStale == false)
     }
 
+    @Test("a local edit is persisted: the next cold start shows the edited value")
+    func localEditIsPersisted() async throws {
+        try await persist(posts)
+        let webservice = webservice(DiskResourceStore(directory: directory))
+        let screen = PostsScreen(webservice: webservice)
+        mock.respond(to: "/posts", with: .status(304))
+        await screen.load(resource: posts)
+        #expect(screen.edit(.removing(id: 1)))
+        await webservice.persistPendingValues()
+
+        let gate = MockTransport.Gate()
+        mock.respond(to: "/posts", with: .status(304), after: gate)
+        let restarted = PostsScreen(
+            webservice: self.webservice(DiskResourceStore(directory: directory))
+        )
+        let task = restarted.startLoading(resource: posts)
+        await gate.waitForArrivals()
+        #expect(restarted.ids == [2])
+        gate.open()
+        await task.finish()
+        #expect(restarted.ids == [2])
+        #expect(mock.requests.last?.value(forHTTPHeaderField: "If-None-Match") == "\"v1\"")
+    }
+
     @Test(
         "a corrupt, truncated or foreign file is ignored and removed",
         arguments: ["corrupt", "truncated", "foreign"]

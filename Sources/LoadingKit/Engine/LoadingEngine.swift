@@ -307,15 +307,24 @@ struct LoadingEngine<Loader: Loading> {
     ///
     /// - Parameters:
     ///   - value: The new content.
+    ///   - merged: Whether `value` is the content with new items merged in, rather than
+    ///     a value replacing it: the items local edits removed stay out of later merges.
     ///   - prepare: Runs once the value is accepted, before anything changes on screen.
     /// - Throws: ``LoadingError/rejected(_:)`` when ``Loading/validate(_:)`` refuses it.
-    func applyLoaded(_ value: Value, prepare: () -> Void = {}) throws(LoadingError) {
+    func applyLoaded(
+        _ value: Value,
+        merged: Bool = false,
+        prepare: () -> Void = {}
+    ) throws(LoadingError) {
         do {
             try loader.validate(value)
         } catch {
             throw .rejected(String(describing: error))
         }
         record.identities = .unknown
+        if !merged {
+            record.forgetRemovedItems()
+        }
         record.contentValidators = nil
         record.contentVersion = nil
         record.mirrorsStoredValue = false

@@ -29,6 +29,11 @@ public struct LoadingLifecycle<Loader: Loading>: Sendable {
     /// Whether a refresh may merge new items before the content: `false` when the
     /// content does not start at the head of the list.
     let mergesAtHead: @MainActor @Sendable (Loader) -> Bool
+    /// Follows a local edit of the content, which held the given number of items
+    /// before the changes, with what the refinement keeps beside it.
+    let edited:
+        @MainActor @Sendable (Loader, ContentEdit<Loader.ResourceType>, [ContentChange], Int) ->
+            Void
 }
 
 extension LoadingLifecycle {
@@ -46,7 +51,8 @@ extension LoadingLifecycle {
             forget: { _ in },
             firstLoad: nil,
             replacement: nil,
-            mergesAtHead: { _ in true }
+            mergesAtHead: { _ in true },
+            edited: { _, _, _, _ in }
         )
     }
 }

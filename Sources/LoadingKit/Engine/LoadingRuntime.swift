@@ -41,6 +41,8 @@ final class LoadingRuntime<Value: Sendable>: Sendable {
         var lastResource: Resource<Value>?
         var stateIdentity: ResourceIdentity?
         var identities = ItemIdentities.unknown
+        var removedItems = ErasedIdentities(set: [])
+        var editCount: UInt64 = 0
         var contentValidators: Validators?
         var contentDirectives: CacheDirectives?
         var contentVersion: UInt64?
@@ -218,6 +220,34 @@ final class LoadingRuntime<Value: Sendable>: Sendable {
         set { state.withLock { $0.subscription = newValue } }
     }
 
+    /// The identifiers of the items local edits removed since the content was last
+    /// replaced as a whole: a merge does not bring them back.
+    var removedItems: Set<AnyHashable> { state.withLock { $0.removedItems.set } }
+
+    /// How many local edits the content has had, so that a merge computed before one
+    /// is computed again.
+    var editCount: UInt64 { state.withLock { $0.editCount } }
+
+    /// Records a local edit that removed and inserted the items with these
+    /// identifiers; the identifiers kept for pagination are computed again.
+    func noteEdit(removed: [AnyHashable], inserted: [AnyHashable]) {
+        state.withLock { state in
+            state.removedItems.set.formUnion(removed)
+            state.removedItems.set.subtract(inserted)
+            state.editCount += 1
+            state.identities = .unknown
+        }
+    }
+
+    /// Forgets the items local edits removed, as the content is replaced as a whole.
+    func forgetRemovedItems() {
+        state.withLock { state in
+            if !state.removedItems.set.isEmpty {
+                state.removedItems.set = []
+            }
+        }
+    }
+
     /// Forgets the validators, freshness, stored version and item identifiers of the
     /// content, as a load of another resource starts.
     func forgetContentMetadata() {
@@ -227,6 +257,7 @@ final class LoadingRuntime<Value: Sendable>: Sendable {
             state.contentVersion = nil
             state.mirrorsStoredValue = false
             state.identities = .unknown
+            state.removedItems.set = []
         }
     }
 
@@ -244,6 +275,7 @@ final class LoadingRuntime<Value: Sendable>: Sendable {
             state.lastResource = nil
             state.stateIdentity = nil
             state.identities = .unknown
+            state.removedItems.set = []
             state.contentValidators = nil
             state.contentDirectives = nil
             state.contentVersion = nil

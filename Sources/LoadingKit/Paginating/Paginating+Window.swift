@@ -25,7 +25,10 @@ extension LoadingLifecycle where Loader: Paginating {
             forget: { loader in loader.pagination = PaginationState() },
             firstLoad: { loader in loader.beginList(policy: .force) },
             replacement: { loader in loader.firstPageReplacement() },
-            mergesAtHead: { loader in loader.pagination.isAtHead }
+            mergesAtHead: { loader in loader.pagination.isAtHead },
+            edited: { loader, edit, changes, count in
+                loader.followEdit(edit, changes: changes, from: count)
+            }
         )
     }
 }

@@ -70,7 +70,7 @@ where ResourceType: RangeReplaceableCollection, ResourceType.Element: Sendable {
     /// the new list there, then puts the old one back before applying it, all in one
     /// main-actor turn). Default: all of
     /// them; for `Identifiable` items, those whose identifier is not shown yet (the
-    /// server may shift items between pages), each once — also for a generic conformer
+    /// server may shift items between pages) nor removed by ``Loading/edit(_:)``, each once — also for a generic conformer
     /// whose item type is only known to be `Identifiable` when it runs.
     ///
     /// - Parameter page: The items of a page, in list order.
@@ -105,6 +105,7 @@ extension Paginating {
         case .none: shown = []
         case .known, .unknown:
             shown = Set((loadingState.content ?? ResourceType()).lazy.compactMap(Self.identifier))
+            shown.formUnion(runtime.removedItems)
         }
         let fresh = page.filter { item in
             Self.identifier(of: item).map { shown.insert($0).inserted } ?? true
@@ -129,7 +130,9 @@ extension Paginating where ResourceType.Element: Identifiable, ResourceType.Elem
         switch runtime.takeIdentities() {
         case .known(let kept as Set<ID>): shown = kept
         case .none: shown = []
-        default: shown = Set((loadingState.content ?? ResourceType()).lazy.map(\.id))
+        default:
+            shown = Set((loadingState.content ?? ResourceType()).lazy.map(\.id))
+            shown.formUnion(runtime.removedItems.lazy.compactMap { $0.base as? ID })
         }
         let fresh = page.filter { shown.insert($0.id).inserted }
         runtime.identities = .known(shown)

@@ -171,6 +171,75 @@ public struct PaginationState<Cursor: Sendable>: Sendable {
         return removed
     }
 
+    /// Follows a local edit of the content, which held `count` items before `changes`
+    /// and `newCount` after: an item removed or inserted at an index leaves or joins
+    /// the page holding that index (an item added at the end joins the tail page), and
+    /// a change of the whole content keeps the pages from the head while they fit.
+    mutating func follow(_ changes: [ContentChange], from count: Int, to newCount: Int) {
+        guard !pages.isEmpty else { return }
+        settleHead(contentCount: count)
+        var total = count
+        for change in changes {
+            switch change {
+            case .none:
+                break
+            case .removed(let range):
+                for offset in range.reversed() {
+                    resize(pageHolding: offset, by: -1)
+                    total -= 1
+                }
+            case .inserted(let indices):
+                for offset in indices {
+                    resize(pageHolding: offset, by: 1)
+                    total += 1
+                }
+            case .appended(let range):
+                resize(pageHolding: total, by: range.count)
+                total += range.count
+            case .replaced:
+                total = newCount
+                fit(newCount)
+            }
+        }
+    }
+
+    /// What asked for each page held, head first.
+    var heldCursors: [Cursor?] { pages.map(\.cursor) }
+
+    /// Changes by `delta` the count of the page holding the item at `offset` — the
+    /// tail page for an offset past the content's end.
+    private mutating func resize(pageHolding offset: Int, by delta: Int) {
+        var start = 0
+        var index = pages.count - 1
+        for (candidate, page) in pages.enumerated() {
+            if offset < start + page.count {
+                index = candidate
+                break
+            }
+            start += page.count
+        }
+        pages[index].count += delta
+        if index > 0 {
+            itemsAfterHead += delta
+        }
+    }
+
+    /// Makes the pages hold `count` items: the head page takes any surplus, and pages
+    /// from the tail give up items when there are fewer.
+    private mutating func fit(_ count: Int) {
+        var excess = pages.reduce(0) { $0 + $1.count } - count
+        if excess < 0 {
+            pages[0].count -= excess
+            return
+        }
+        for index in pages.indices.reversed() where excess > 0 {
+            let taken = min(excess, pages[index].count)
+            pages[index].count -= taken
+            excess -= taken
+        }
+        itemsAfterHead = pages.dropFirst().reduce(0) { $0 + $1.count }
+    }
+
     /// Whether the head page is the list's first page: none was dropped before it, and
     /// it was asked for as the first page or its response names no page before it.
     var isAtHead: Bool {

@@ -10,6 +10,8 @@ where Content.Element: Identifiable {
     let pages: [Content]
     let content: Content
     let pageSize: Int?
+    /// The identifiers of the items local edits removed, which the merge leaves out.
+    let removed: Set<AnyHashable>
 
     func outcome(replacing: Bool) -> RefreshMerge<Content> {
         let fetched = pages.joined()
@@ -17,7 +19,10 @@ where Content.Element: Identifiable {
             return .merged(Content(fetched), .replaced)
         }
         var fetchedIDs = Set<Content.Element.ID>()
-        let unique = fetched.filter { fetchedIDs.insert($0.id).inserted }
+        let unique = fetched.filter {
+            fetchedIDs.insert($0.id).inserted
+                && (removed.isEmpty || !removed.contains(AnyHashable($0.id)))
+        }
         // One pass over the content against the small set of fetched identifiers:
         // the cost per item shown stays the same however long the list grows.
         var present = Set<Content.Element.ID>()

@@ -39,7 +39,9 @@ extension Refreshable {
 /// What the pages of a refresh came to: merged content, or a replacement fetched
 /// because they could not be merged.
 private enum RefreshOutcome<Loader: Loading>: Sendable {
-    case merged(Loader.ResourceType, ContentChange)
+    /// The merged content and its change, the pages merged, and the number of local
+    /// edits the content had had when they were merged.
+    case merged(Loader.ResourceType, ContentChange, pages: [Loader.ResourceType], edits: UInt64)
     case replaced(Replacement<Loader>)
 }
 
@@ -104,19 +106,24 @@ extension Refreshable {
         loadingEngine.load(refreshResource(newerThan: nil), policy: .force, reporting: .replaced)
     }
 
+    /// What follows the pages fetched so far, merged into the content as it is now —
+    /// with any local edit made since the refresh began — or else into `content`, the
+    /// content it began with.
     private func refreshStep(
         _ pages: [ResourceType],
         content: ResourceType,
         anchor: RefreshAnchor?,
         canFollow: Bool
     ) -> RefreshStep<Self> {
+        let content = loadingState.content ?? content
+        let edits = loadingRuntime.editCount
         let replacement = Self.loadingLifecycle.replacement?(self)
         switch mergeRefresh(pages, into: content) {
         case .merged(let merged, let change):
             if change == .replaced, let replacement {
                 return .replace(replacement)
             }
-            return .done(.merged(merged, change))
+            return .done(.merged(merged, change, pages: pages, edits: edits))
         case .gap(let gapReplacement):
             if canFollow, let last = pages.last,
                 let next = refreshResource(following: last, newerThan: anchor)
@@ -126,7 +133,7 @@ extension Refreshable {
             if let replacement {
                 return .replace(replacement)
             }
-            return .done(.merged(gapReplacement, .replaced))
+            return .done(.merged(gapReplacement, .replaced, pages: pages, edits: edits))
         }
     }
 
@@ -134,12 +141,30 @@ extension Refreshable {
         switch outcome {
         case .replaced(let replacement):
             try replacement.apply(self)
-        case .merged(_, .none):
+        case .merged(let content, let change, let pages, let edits):
+            guard edits != loadingRuntime.editCount, change != .replaced,
+                let shown = loadingState.content
+            else {
+                try applyMerged(content, change)
+                return
+            }
+            // A local edit came after the merge: merge the pages into the edited
+            // content instead.
+            switch mergeRefresh(pages, into: shown) {
+            case .merged(let merged, let change): try applyMerged(merged, change)
+            case .gap(let replacement): try applyMerged(replacement, .replaced)
+            }
+        }
+    }
+
+    private func applyMerged(_ content: ResourceType, _ change: ContentChange) throws(LoadingError)
+    {
+        guard change != .none else {
             loadingEngine.markLoaded()
             didApply(.none)
-        case .merged(let content, let change):
-            try loadingEngine.applyLoaded(content)
-            didApply(change)
+            return
         }
+        try loadingEngine.applyLoaded(content, merged: change != .replaced)
+        didApply(change)
     }
 }

@@ -111,11 +111,17 @@ extension Refreshable where ResourceType: Collection, RefreshAnchor == ResourceT
 extension Refreshable
 where ResourceType: RangeReplaceableCollection, ResourceType.Element: Identifiable {
     /// Prepends the fetched items not shown that come before the last item already
-    /// shown, and keeps the content in place.
+    /// shown — leaving out those ``Loading/edit(_:)`` removed — and keeps the content in
+    /// place.
     public func mergeRefresh(_ pages: [ResourceType], into content: ResourceType)
         -> RefreshMerge<ResourceType>
     {
-        HeadMerge(pages: pages, content: content, pageSize: refreshPageSize)
-            .outcome(replacing: refreshReplacesContent)
+        HeadMerge(
+            pages: pages,
+            content: content,
+            pageSize: refreshPageSize,
+            removed: loadingRuntime.removedItems
+        )
+        .outcome(replacing: refreshReplacesContent)
     }
 }

@@ -65,6 +65,7 @@ extension LoadingEngine {
             return
         }
         record.identities = .unknown
+        record.forgetRemovedItems()
         let empty = loader.isEmpty(value)
         if !empty || loader.configuresEmptyValues {
             loader.configure(value: value)

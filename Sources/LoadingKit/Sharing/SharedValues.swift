@@ -49,6 +49,20 @@ final class SharedValues {
         }
     }
 
+    /// Applies a local edit of `identity`'s content to every loader showing it but
+    /// `editor`, which made it; `version` is the stored value's version after it.
+    func apply(
+        _ edit: any Sendable,
+        to identity: ResourceIdentity,
+        version: UInt64?,
+        from editor: any StoredValueObserver
+    ) {
+        guard let live = liveObservers(of: identity) else { return }
+        for observer in live where observer !== editor {
+            observer.apply(edit, version: version)
+        }
+    }
+
     private func handle(_ change: StoredValues.Change, in store: StoredValues) {
         switch change {
         case .value(let identity):
@@ -94,6 +108,9 @@ protocol StoredValueObserver: AnyObject {
     var mirrorsStoredValue: Bool { get }
     /// Shows `entry` when it is newer than what the loader shows.
     func show(_ entry: StoredEntry)
+    /// Applies a local edit another loader made to the content, which then is the
+    /// stored value's `version` when it mirrored it.
+    func apply(_ edit: any Sendable, version: UInt64?)
     /// Reloads what the loader shows, keeping it shown, unless a load of it is in
     /// flight.
     func reloadInBackground()

@@ -42,6 +42,16 @@ final class StoreSubscription<Loader: Loading>: StoredValueObserver {
         loader.loadingEngine.show(entry, of: loader.webservice)
     }
 
+    func apply(_ edit: any Sendable, version: UInt64?) {
+        guard let loader, let edit = edit as? ContentEdit<Loader.ResourceType> else { return }
+        let runtime = loader.loadingRuntime
+        let mirrored = runtime.mirrorsStoredValue
+        _ = loader.loadingEngine.edit(edit, sharing: false)
+        if mirrored, let version {
+            runtime.contentVersion = version
+        }
+    }
+
     /// Loads what the loader shows if needed, which the stale stored value makes a
     /// reload keeping the content shown — or joins the load of it in flight.
     func reloadInBackground() {

@@ -115,9 +115,11 @@ package final class StoredValues: Sendable {
 
     /// Changes the entry of `identity` with `change`, giving it a new version when
     /// `change` returns `true`; returns the entry after, or `nil` when there is none.
+    /// `notifies` is `false` when the caller tells the loaders itself.
     @discardableResult
     package func update(
         _ identity: ResourceIdentity,
+        notifies: Bool = true,
         _ change: (inout StoredEntry) -> Bool
     ) -> StoredEntry? {
         let (entry, changed) = state.withLock { state -> (StoredEntry?, Bool) in
@@ -130,9 +132,9 @@ package final class StoredValues: Sendable {
             }
             state.replace(slot, with: entry)
             state.evict(within: limits)
-            return (entry, true)
+            return (entry, changesValue)
         }
-        if changed {
+        if changed, notifies {
             tell(.value(identity))
         }
         return entry

@@ -39,6 +39,40 @@ extension Webservice {
         }
     }
 
+    /// Changes the stored value of `identity`, when it is an `A`, with `change` — a
+    /// local edit, which returns whether it changed the value — keeping the changes of
+    /// mutations in flight on top. The edit counts as newer than every request sent
+    /// before it, whose answers then do not undo it; it is persisted when `resource`'s
+    /// value is. Loaders are not told: the editing loader tells them.
+    ///
+    /// - Returns: The entry after the edit, or `nil` when nothing changed.
+    package func editStoredValue<A: Sendable>(
+        of identity: ResourceIdentity,
+        as resource: Resource<A>?,
+        _ change: (inout A) -> Bool
+    ) -> StoredEntry? {
+        // The change runs outside the store's lock; it applies when no other value came
+        // in meanwhile, and is computed again on the one that did.
+        while let read = store.entry(for: identity), var value = read.base as? A {
+            guard change(&value) else { return nil }
+            let sequence = store.nextSequence()
+            var applied = false
+            let edited = store.update(identity, notifies: false) { entry in
+                guard entry.version == read.version else { return false }
+                entry.replaceBase(with: value)
+                entry.sequence = sequence
+                applied = true
+                return true
+            }
+            guard applied, let edited else { continue }
+            if let resource, let persistence = persistence(of: resource, identity: identity) {
+                persist(value, validators: edited.validators, to: persistence)
+            }
+            return edited
+        }
+        return nil
+    }
+
     /// How many values the webservice keeps.
     public var storedValueCount: Int { store.count }
 

@@ -1,0 +1,58 @@
+import LoadingKitNetworking
+
+/// How a local edit reaches everything that shows the content: the state, the stored
+/// value of the resource, and the other loaders showing it.
+extension LoadingEngine {
+    /// Applies `edit` to the content — configuring it and reporting each change — and,
+    /// when `sharing`, to the stored value and the other loaders showing the resource.
+    /// Returns whether the content changed.
+    func edit(_ edit: ContentEdit<Value>, sharing: Bool) -> Bool {
+        guard var content = loader.loadingState.content else { return false }
+        let before = (content as? any Collection)?.count ?? 0
+        let outcome = edit.apply(&content)
+        guard !outcome.changes.isEmpty else { return false }
+        let record = self.record
+        record.noteEdit(removed: outcome.removed, inserted: outcome.inserted)
+        let empty = loader.isEmpty(content)
+        if !empty || loader.configuresEmptyValues {
+            loader.configure(value: content)
+        }
+        update { state in
+            state.content = content
+            state.isEmpty = empty
+        }
+        Loader.loadingLifecycle.edited(loader, edit, outcome.changes, before)
+        for change in outcome.changes {
+            loader.didApply(change)
+        }
+        if sharing {
+            share(edit)
+        }
+        return true
+    }
+
+    /// Applies `edit` to the stored value of the resource the loader shows, and to the
+    /// other loaders showing it, in this main-actor turn.
+    private func share(_ edit: ContentEdit<Value>) {
+        let record = self.record
+        guard let subscription = record.subscription as? StoreSubscription<Loader> else {
+            return
+        }
+        let identity = subscription.identity
+        let webservice = loader.webservice
+        let edited = webservice.editStoredValue(of: identity, as: record.lastResource) {
+            (value: inout Value) in !edit.apply(&value).changes.isEmpty
+        }
+        if let edited, record.mirrorsStoredValue {
+            record.contentVersion = edited.version
+        }
+        if webservice.store.pinCount(of: identity) > 1 {
+            SharedValues.of(webservice).apply(
+                edit,
+                to: identity,
+                version: edited?.version,
+                from: subscription
+            )
+        }
+    }
+}
