@@ -37,13 +37,19 @@ enum DemoCommand {
         }
 
         let feed: DemoFeedServer
+        let stories: DemoStoryServer
         do {
-            feed = try DemoFeedServer(delay: output.isTerminal ? .milliseconds(350) : .zero)
+            let delay: Duration = output.isTerminal ? .milliseconds(350) : .zero
+            feed = try DemoFeedServer(delay: delay)
+            stories = try DemoStoryServer(delay: delay)
         } catch {
             output.write("error: could not start the loopback server: \(error)\n")
             return 1
         }
-        defer { feed.server.stop() }
+        defer {
+            feed.server.stop()
+            stories.server.stop()
+        }
         if options.interactive, let terminal = renderer as? TerminalRenderer {
             await InteractiveSession(feed: feed, renderer: terminal, webservice: webservice).run()
             return 0
@@ -52,8 +58,15 @@ enum DemoCommand {
             output.write("error: --interactive needs a terminal\n")
             return 2
         }
-        let summary = await ScriptedSession(feed: feed, renderer: renderer, webservice: webservice)
-            .run()
-        return summary.items == summary.uniqueItems && summary.emptyPlaceholder ? 0 : 1
+        let summary = await ScriptedSession(
+            feed: feed,
+            stories: stories,
+            renderer: renderer,
+            webservice: webservice
+        ).run()
+        let shared =
+            summary.sharing
+            == .init(detailRequests: 0, rolledBack: true, coldStartFromDisk: true)
+        return summary.items == summary.uniqueItems && summary.emptyPlaceholder && shared ? 0 : 1
     }
 }

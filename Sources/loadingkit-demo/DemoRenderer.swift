@@ -17,6 +17,8 @@ protocol DemoRenderer: AnyObject {
     )
     /// The progress line: pages, items, requests, time per request.
     func progress(_ text: String)
+    /// The feed screen is done with: the steps that follow are told in notes.
+    func leaveFeed()
     /// The session is over.
     func finish()
 }
@@ -24,6 +26,9 @@ protocol DemoRenderer: AnyObject {
 extension PlainRenderer: DemoRenderer {
     /// The plain renderer prints the counts once, in the summary.
     func progress(_ text: String) {}
+
+    /// The plain renderer prints every note anyway.
+    func leaveFeed() {}
 
     func finish() {}
 }

@@ -1,11 +1,12 @@
 import Foundation
 import LoadingKit
 
-/// The scripted session against the embedded feed: every state a screen goes
-/// through, in order.
+/// The scripted session against the embedded feed and story servers: every state a
+/// screen goes through, in order, then screens sharing stored values.
 @MainActor
 struct ScriptedSession {
     let feed: DemoFeedServer
+    let stories: DemoStoryServer
     let renderer: any DemoRenderer
     let webservice: Webservice
 
@@ -17,6 +18,7 @@ struct ScriptedSession {
         let requests: Int
         let notModified: Int
         let emptyPlaceholder: Bool
+        let sharing: SharingSteps.Outcome
     }
 
     func run() async -> Summary {
@@ -69,6 +71,12 @@ struct ScriptedSession {
         }
         await filtered.loadFirstPage()
 
+        let sharing = await SharingSteps(
+            stories: stories,
+            renderer: renderer,
+            transport: webservice.transport
+        ).run()
+
         let items = screen.loadingState.content ?? []
         let requests = feed.requestCount
         let timing = String(format: "%.2f ms per request", stats.millisecondsPerRequest)
@@ -84,7 +92,8 @@ struct ScriptedSession {
             uniqueItems: Set(items.map(\.id)).count,
             requests: requests,
             notModified: feed.notModifiedCount,
-            emptyPlaceholder: filtered.loadingState.placeholder == .empty
+            emptyPlaceholder: filtered.loadingState.placeholder == .empty,
+            sharing: sharing
         )
     }
 }

@@ -15,6 +15,7 @@ final class TerminalRenderer {
     private var state = LoadingState<[FeedItem]>()
     private var pagination = PaginationState<URL>()
     private var progressLine = ""
+    private var showsFeed = true
     var help = ""
 
     private static let frames = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"]
@@ -30,7 +31,7 @@ final class TerminalRenderer {
     }
 
     func note(_ text: String) {
-        notes = Array((notes + [text]).suffix(3))
+        notes = Array((notes + [text]).suffix(showsFeed ? 3 : 8))
         draw()
     }
 
@@ -67,6 +68,11 @@ final class TerminalRenderer {
         progressLine = text
     }
 
+    func leaveFeed() {
+        showsFeed = false
+        draw()
+    }
+
     func finish() {
         spinnerTask?.cancel()
         output.write("\u{1B}[?25h\n")
@@ -76,8 +82,8 @@ final class TerminalRenderer {
         var screen = "\u{1B}[?25l\u{1B}[H\u{1B}[2J"
         screen += "\u{1B}[1mLoadingKit demo\u{1B}[0m — \(title)\n\n"
         let spinner = Self.frames[frame % Self.frames.count]
-        switch state.placeholder {
-        case .blank: screen += "  (nothing loaded yet)\n"
+        switch showsFeed ? state.placeholder : .blank {
+        case .blank: screen += showsFeed ? "  (nothing loaded yet)\n" : ""
         case .loading: screen += "  \(spinner) Loading…\n"
         case .empty: screen += "  ∅ Nothing here. Try another filter.\n"
         case .error(let error): screen += "  ⚠ \(error)\n"

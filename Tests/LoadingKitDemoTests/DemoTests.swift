@@ -27,9 +27,14 @@ struct DemoTests {
     func scriptedSession() async throws {
         let output = BufferOutput()
         let feed = try DemoFeedServer(delay: .zero)
-        defer { feed.server.stop() }
+        let stories = try DemoStoryServer(delay: .zero)
+        defer {
+            feed.server.stop()
+            stories.server.stop()
+        }
         let session = ScriptedSession(
             feed: feed,
+            stories: stories,
             renderer: PlainRenderer(output: output),
             webservice: Webservice(
                 transport: URLSessionTransport(configuration: .init(timeout: 10))
@@ -44,7 +49,8 @@ struct DemoTests {
                     uniqueItems: 120,
                     requests: 15,
                     notModified: 3,
-                    emptyPlaceholder: true
+                    emptyPlaceholder: true,
+                    sharing: .init(detailRequests: 0, rolledBack: true, coldStartFromDisk: true)
                 )
         )
         let expected = [
@@ -76,6 +82,18 @@ struct DemoTests {
             "rows: removed 120..<150",
             "== 6. Empty filter",
             "state: idle · placeholder: empty · items 0 · pages 1 · end",
+            "== 7. A list and a detail sharing one stored value",
+            "list: Story 1, Story 2, Story 3, Story 4, Story 5 · 1 request",
+            "detail of story 3: \"Story 3\" shown at once, 0 requests sent",
+            "== 8. An optimistic rename",
+            "before the server answers — list: \"Story 3, renamed\" · detail: \"Story 3, renamed\"",
+            "server accepted; both reloaded with one request: \"Story 3, renamed\"",
+            "== 9. A rename the server refuses",
+            "before the server answers — list: \"Story 3, refused\" · detail: \"Story 3, refused\"",
+            "rolled back — list: \"Story 3, renamed\" · detail: \"Story 3, renamed\"",
+            "== 10. Cold start from the offline cache",
+            "a new webservice shows \"Story 3, renamed\" from disk while it revalidates",
+            "revalidated (conditional: true): \"Story 3, renamed\"",
             "== Summary",
         ]
         let lines = output.lines
@@ -86,6 +104,10 @@ struct DemoTests {
             cursor = found.map { $0 + 1 } ?? cursor
         }
         #expect(lines.contains { $0.contains("page error: Bad status 503") })
+        #expect(lines.contains { $0.hasPrefix("refused: Bad status 500") })
+        // The session sent exactly: the list, the first rename, the reload after it,
+        // the refused rename, and the cold start's conditional request.
+        #expect(stories.requestCount == 5)
         #expect(!output.text.contains("\u{1B}["))
     }
 

@@ -353,3 +353,86 @@ enum PolicySnippets {
     func configure(value: [Episode]) { print("\(value.count) episodes") }
 }
 // end snippet
+
+// snippet: sharing-model
+struct Todo: Codable, Sendable, Identifiable {
+    let id: Int
+    var title: String
+    var done: Bool
+
+    static let collection = URL(string: "https://api.example.com/todos")!
+    static let all = Resource<[Todo]>(url: collection)
+    static func update(_ todo: Todo) throws -> Resource<Todo> {
+        try Resource(url: collection.appending(path: "\(todo.id)"), method: .put, body: todo)
+    }
+}
+
+@MainActor final class TodosScreen: Loading {
+    var loadingState = LoadingState<[Todo]>()
+    let webservice: Webservice
+    init(webservice: Webservice) { self.webservice = webservice }
+    func configure(value: [Todo]) { print("\(value.count) to do") }
+}
+// end snippet
+
+@MainActor
+enum SharingSnippets {
+    static func sharing() async {
+        // snippet: sharing-screens
+        let webservice = Webservice()  // one store of values, shared by its screens
+        let list = TodosScreen(webservice: webservice)
+        await list.load(resource: Todo.all)
+        let detail = TodosScreen(webservice: webservice)
+        detail.startLoading(resource: Todo.all)  // shown at once; no request while fresh
+        print(webservice.storedValue(for: Todo.all)?.isStale ?? true)
+        // end snippet
+    }
+
+    static func invalidating(webservice: Webservice) {
+        // snippet: sharing-invalidate
+        webservice.invalidate(.resource(Todo.all))  // live screens reload it once
+        webservice.invalidate(.prefix(Todo.collection))  // /todos, /todos/1, /todos?done=1…
+        webservice.invalidate(.matching { $0.url?.query?.contains("done=") == true })
+        // end snippet
+    }
+
+    static func mutating(screen: TodosScreen, todo: Todo) throws {
+        // snippet: sharing-mutation
+        let finished = Todo(id: todo.id, title: todo.title, done: true)
+        let save = Mutation(try Todo.update(finished))
+            .optimistically(updating: Todo.all) { todos in  // every screen shows it at once
+                if let index = todos.firstIndex(where: { $0.id == todo.id }) {
+                    todos[index] = finished
+                }
+            }
+            .invalidating(.prefix(Todo.collection))  // once the server took it
+        let saving = screen.send(save) { saving in  // a failure takes the change back
+            if let error = saving.error { print(error.description) }
+        }
+        print(saving.isInFlight)  // observable: disable the button meanwhile
+        // end snippet
+    }
+
+    static func editing(screen: TodosScreen, todo: Todo) {
+        // snippet: sharing-edit
+        screen.edit(.removing(id: todo.id))  // a swipe to delete: every screen, at once
+        screen.edit(.replacing(todo))  // the item with the same identifier
+        screen.edit(.inserting(todo, at: 0))  // moved to the top if it was shown
+        screen.edit(.changing { $0.sort { $0.title < $1.title } })  // reported as .replaced
+        // end snippet
+    }
+
+    static func offline() async {
+        // snippet: sharing-offline
+        let caches = FileManager.default.urls(for: .cachesDirectory, in: .userDomainMask)[0]
+        let webservice = Webservice(
+            configuration: .init(
+                storage: StorageLimits(maximumEntries: 1_000, maximumCost: 64 << 20),
+                persistentStore: DiskResourceStore(directory: caches.appending(path: "api"))
+            )
+        )
+        // A cold start shows what was persisted at once, stale, and revalidates it.
+        await webservice.persistPendingValues()  // before the app is suspended
+        // end snippet
+    }
+}

@@ -1,0 +1,102 @@
+import Foundation
+import LoadingKit
+
+/// The steps of the scripted session on the story server: a list and a detail sharing
+/// one stored value, an optimistic rename, a rename the server refuses and that rolls
+/// back, and a cold start from the offline cache.
+@MainActor
+struct SharingSteps {
+    let stories: DemoStoryServer
+    let renderer: any DemoRenderer
+    let transport: any Transport
+
+    /// What the steps showed.
+    struct Outcome: Equatable {
+        /// Requests the detail sent when it opened on the list's stored value.
+        let detailRequests: Int
+        /// Whether the refused rename was taken back on both screens.
+        let rolledBack: Bool
+        /// Whether the cold start showed the persisted value before the server answered.
+        let coldStartFromDisk: Bool
+    }
+
+    func run() async -> Outcome {
+        let directory = FileManager.default.temporaryDirectory
+            .appending(path: "loadingkit-demo-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let webservice = offlineWebservice(in: directory)
+        let all = Story.all(on: stories.baseURL)
+
+        renderer.leaveFeed()
+        renderer.step("7. A list and a detail sharing one stored value")
+        let list = StoryScreen(webservice: webservice)
+        await list.load(resource: all)
+        renderer.note("list: \(list.summary) · \(stories.requestCount) request")
+        let detail = StoryScreen(webservice: webservice, focus: 3)
+        let opened = stories.requestCount
+        detail.startLoading(resource: all)
+        let detailRequests = stories.requestCount - opened
+        renderer.note(
+            "detail of story 3: \(detail.summary) shown at once, \(detailRequests) requests sent"
+        )
+
+        renderer.step("8. An optimistic rename")
+        let renamed = "Story 3, renamed"
+        let saving = detail.send(rename(to: renamed))
+        await list.waitUntil { $0.content?.contains { $0.title == renamed } == true }
+        renderer.note("before the server answers — \(both(list, detail))")
+        await saving.finish()
+        await list.load(resource: all)  // joins the reload the rename's invalidation began
+        renderer.note("server accepted; both reloaded with one request: \(detail.summary)")
+
+        renderer.step("9. A rename the server refuses")
+        stories.refuseNextRename()
+        let refusedTitle = "Story 3, refused"
+        let refused = detail.send(rename(to: refusedTitle))
+        await detail.waitUntil { $0.content?.contains { $0.title == refusedTitle } == true }
+        renderer.note("before the server answers — \(both(list, detail))")
+        await refused.finish()
+        await list.waitUntil { $0.content?.contains { $0.title == renamed } == true }
+        let rolledBack = list.title(of: 3) == renamed && detail.title(of: 3) == renamed
+        renderer.note(refused.error.map { "refused: \($0.description)" } ?? "accepted")
+        renderer.note("rolled back — \(both(list, detail))")
+
+        renderer.step("10. Cold start from the offline cache")
+        await webservice.persistPendingValues()
+        let cold = StoryScreen(webservice: offlineWebservice(in: directory), focus: 3)
+        let loading = cold.startLoading(resource: all)
+        await cold.waitUntil { $0.content != nil }
+        let fromDisk = cold.loadingState.isLoading
+        renderer.note("a new webservice shows \(cold.summary) from disk while it revalidates")
+        await loading.finish()
+        let asked = stories.server.requests.last?.header("if-none-match") != nil
+        renderer.note("revalidated (conditional: \(asked)): \(cold.summary)")
+        return Outcome(
+            detailRequests: detailRequests,
+            rolledBack: rolledBack,
+            coldStartFromDisk: fromDisk
+        )
+    }
+
+    /// What the list shows of story 3, and what the detail shows.
+    private func both(_ list: StoryScreen, _ detail: StoryScreen) -> String {
+        "list: \"\(list.title(of: 3) ?? "-")\" · detail: \(detail.summary)"
+    }
+
+    private func offlineWebservice(in directory: URL) -> Webservice {
+        Webservice(
+            transport: transport,
+            configuration: .init(persistentStore: DiskResourceStore(directory: directory))
+        )
+    }
+
+    /// Renames story 3 to `title`, showing it at once on every screen of the stories.
+    private func rename(to title: String) -> Mutation<Story> {
+        Mutation(Story.rename(3, to: title, on: stories.baseURL))
+            .optimistically(updating: Story.all(on: stories.baseURL)) { stories in
+                if let index = stories.firstIndex(where: { $0.id == 3 }) {
+                    stories[index].title = title
+                }
+            }
+    }
+}
