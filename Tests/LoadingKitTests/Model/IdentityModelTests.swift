@@ -10,11 +10,13 @@ import Testing
 
 /// Randomized interleavings of two screens on one webservice switching between
 /// resources — A, B, A mapped by a named transform, A mapped by an unnamed one — with
-/// coalesced requests, 304s, failures, and load tasks cancelled at random: a screen
-/// only ever shows the value of the resource it last asked for, never configures a
-/// cancelled load, and every load ends. A screen that already showed the stored value
-/// of its resource when its load was cancelled goes on showing the newer values other
-/// loads store — the one way a value may reach it then.
+/// coalesced requests, 304s, failures, load tasks cancelled at random, invalidations,
+/// and mutations that change A optimistically and then fail or are cancelled: a screen
+/// only ever shows the value of the resource it last asked for (A with the optimistic
+/// change only while a mutation is in flight: a failed one is taken back exactly),
+/// never configures a cancelled load, and every load ends. A screen that already
+/// showed the stored value of its resource when its load was cancelled goes on showing
+/// the newer values other loads store — the one way a value may reach it then.
 ///
 /// `LOADINGKIT_MODEL_SEQUENCES` and `LOADINGKIT_MODEL_SEED` work as for the
 /// interleavings (see ``SeededSequences``).
@@ -53,7 +55,11 @@ private struct SwitchRun {
     private let finished = CounterSignal()
     private let transport: HeldTransport
     private let screens: [PostsScreen]
+    private let webservice: Webservice
     private let resources: [Kind: Resource<[Post]>]
+    /// The mutations sent, and how many have not ended yet.
+    private var mutations: [MutationTask<[Post]>] = []
+    private let mutationsInFlight = Locked(0)
     /// The kind each screen last asked for.
     private var asked: [Kind?] = [nil, nil]
     /// How many values each screen had configured at the last check.
@@ -66,13 +72,17 @@ private struct SwitchRun {
     private var tasks: [LoadTask] = []
     /// The task that started each screen's current load.
     private var starters: [LoadTask?] = [nil, nil]
+    /// Whether a mutation was in flight since the last check, and how many cancelled
+    /// mutations (which make A stale) ended since.
+    private var changedSinceCheck = false
+    private let cancelledMutations = Locked(0)
     private var violations: [String] = []
     private var steps: [String] = []
 
     init(seed: UInt64) {
         random = .seeded(seed &* 0x2545_F491 &+ 3)
         transport = HeldTransport(signalling: progress)
-        let webservice = Webservice(transport: transport)
+        webservice = Webservice(transport: transport)
         screens = [PostsScreen(webservice: webservice), PostsScreen(webservice: webservice)]
         let a = Resource<[Post]>(url: URL(string: "https://model.test/a")!)
         resources = [
@@ -93,14 +103,23 @@ private struct SwitchRun {
             check()
             guard violations.isEmpty else { return report() }
         }
-        // Answers whatever arrives until every task has finished: a request can
-        // still arrive after the others were answered, and a hang never ends.
-        while finished.value < tasks.count {
+        // Answers whatever arrives until every task and mutation has ended and no
+        // screen loads: a request can still arrive after the others were answered (an
+        // invalidation's reload, say), and a hang never ends.
+        while finished.value < tasks.count || !transport.pending.isEmpty
+            || mutationsInFlight.withLock({ $0 }) > 0
+            || screens.contains(where: { $0.loadingState.isLoading })
+        {
             let seen = progress.value
-            for pending in transport.pending {
+            let pending = transport.pending
+            for pending in pending {
                 answer(pending, succeeding: pick(3) > 0)
             }
-            await progress.wait(for: seen + 1)
+            if pending.isEmpty, finished.value < tasks.count {
+                await progress.wait(for: seen + 1)
+            } else {
+                await drain()
+            }
             check()
         }
         check()
@@ -120,7 +139,7 @@ private struct SwitchRun {
     private mutating func step() async {
         let index = pick(2)
         let screen = screens[index]
-        switch pick(10) {
+        switch pick(13) {
         case 0..<4:
             let kind = Kind.allCases[pick(Kind.allCases.count)]
             let policy = [LoadPolicy.ifNeeded, .ifNeeded, .force, .background][pick(4)]
@@ -162,6 +181,15 @@ private struct SwitchRun {
             if screen.loadingState.isLoading {
                 violations.append("screen \(index) still loading after cancelLoading")
             }
+        case 6:
+            await invalidate()
+        case 7:
+            mutate(from: screen)
+        case 8:
+            guard let mutation = mutations.last(where: \.isInFlight) else { return }
+            steps.append("a mutation is cancelled")
+            mutation.cancel()
+            await drain()
         default:
             let waiting = transport.pending
             guard !waiting.isEmpty else { return }
@@ -173,12 +201,66 @@ private struct SwitchRun {
         }
     }
 
-    /// Answers `pending`: the list with an `ETag` per path, `304` to that tag, or 503.
+    /// Invalidates A, everything under the model's origin, or everything; the live
+    /// screens showing what it covers reload in the background.
+    private mutating func invalidate() async {
+        let which = pick(3)
+        steps.append("invalidate \(["A", "the origin", "all"][which])")
+        let invalidation: Invalidation =
+            switch which {
+            case 0: .resource(resources[.a]!)
+            case 1: .prefix(URL(string: "https://model.test")!)
+            default: .all
+            }
+        webservice.invalidate(invalidation)
+        noteReloads(after: invalidation)
+        await drain()
+    }
+
+    /// Screens showing what `invalidation` covers reload it, with no task of the
+    /// model's: they apply what that new load brings, whether their load task was
+    /// cancelled before or not, and cancelling that task does not cancel the reload.
+    private mutating func noteReloads(after invalidation: Invalidation) {
+        for (index, screen) in screens.enumerated() {
+            let subscription = screen.loadingRuntime.subscription as? StoreSubscription<PostsScreen>
+            if let subscription, invalidation.covers(subscription.identity) {
+                cancelledLoads.remove(index)
+                starters[index] = nil
+            }
+        }
+    }
+
+    /// Sends a mutation that adds post 999 to A at once, which the server refuses.
+    private mutating func mutate(from screen: PostsScreen) {
+        steps.append("a mutation changes A")
+        let mutation = Mutation(
+            Resource<[Post]>(url: URL(string: "https://model.test/m")!, method: .post)
+        ).optimistically(updating: resources[.a]!) { posts in
+            if !posts.contains(where: { $0.id == 999 }) {
+                posts.append(Post(999))
+            }
+        }
+        mutationsInFlight.withLock { $0 += 1 }
+        changedSinceCheck = true
+        let task = screen.send(mutation) { [mutationsInFlight, cancelledMutations, progress] task in
+            if task.wasCancelled {
+                cancelledMutations.withLock { $0 += 1 }
+            }
+            mutationsInFlight.withLock { $0 -= 1 }
+            progress.increment()
+        }
+        mutations.append(task)
+    }
+
+    /// Answers `pending`: a refusal of a mutation; the list with an `ETag` per path,
+    /// `304` to that tag, or 503.
     private func answer(_ pending: HeldTransport.Pending, succeeding: Bool) {
         let url = pending.request.url!
         let tag = "\"\(url.path)\""
         let (status, body): (Int, Data)
-        if !succeeding {
+        if url.path == "/m" {
+            (status, body) = (500, Data("refused".utf8))
+        } else if !succeeding {
             (status, body) = (503, Data("busy".utf8))
         } else if pending.request.value(forHTTPHeaderField: "If-None-Match") == tag {
             (status, body) = (304, Data())
@@ -205,9 +287,21 @@ private struct SwitchRun {
     }
 
     private mutating func check() {
+        // A cancelled mutation makes A stale: the screens showing it reload it.
+        if cancelledMutations.withLock({ $0 }) > 0 {
+            cancelledMutations.withLock { $0 = 0 }
+            noteReloads(after: .resource(resources[.a]!))
+        }
+        let changing = mutationsInFlight.withLock { $0 } > 0
+        defer { changedSinceCheck = changing }
         for (index, screen) in screens.enumerated() {
             let expected = asked[index]?.expected
-            if let ids = screen.ids, ids != expected {
+            // While a mutation is in flight, A may show its optimistic change; once
+            // none is, exactly the server's value.
+            let changed = expected.map { $0 + [999] }
+            let shown = changing && asked[index] == .a ? [expected, changed] : [expected]
+            let configured = changedSinceCheck && asked[index] == .a ? [expected, changed] : shown
+            if let ids = screen.ids, !shown.contains(ids) {
                 violations.append(
                     "screen \(index) asked for \(String(describing: asked[index])) shows \(ids)"
                 )
@@ -216,7 +310,7 @@ private struct SwitchRun {
             if cancelledLoads.contains(index), !sharingScreens.contains(index), !fresh.isEmpty {
                 violations.append("screen \(index) configured a cancelled load")
             }
-            if fresh.contains(where: { $0 != expected }) {
+            if fresh.contains(where: { !configured.contains($0) }) {
                 violations.append(
                     "screen \(index) configured \(Array(fresh)) for \(String(describing: asked[index]))"
                 )
