@@ -65,8 +65,8 @@ struct SharingSteps {
         await webservice.persistPendingValues()
         let cold = StoryScreen(webservice: offlineWebservice(in: directory), focus: 3)
         let loading = cold.startLoading(resource: all)
-        await cold.waitUntil { $0.content != nil }
-        let fromDisk = cold.loadingState.isLoading
+        // The first content, shown while the request is still in flight.
+        let fromDisk = await cold.waitUntil { $0.content != nil }?.isLoading == true
         renderer.note("a new webservice shows \(cold.summary) from disk while it revalidates")
         await loading.finish()
         let asked = stories.server.requests.last?.header("if-none-match") != nil

@@ -29,10 +29,14 @@ final class StoryScreen: Loading {
         loadingState.content?.first { $0.id == id }?.title
     }
 
-    /// Waits until the state satisfies `condition`.
-    func waitUntil(_ condition: (LoadingState<[Story]>) -> Bool) async {
+    /// Waits until the state satisfies `condition`, and returns that state.
+    @discardableResult
+    func waitUntil(
+        _ condition: (LoadingState<[Story]>) -> Bool
+    ) async -> LoadingState<[Story]>? {
         for await state in states where condition(state) {
-            return
+            return state
         }
+        return nil
     }
 }

@@ -227,6 +227,97 @@ struct LocalEditTests {
         #expect(feed.pagination.pagesLoaded == 2)
     }
 
+    @Test("an item replaced at a page's end or start stays in its page")
+    func replacingAtPageBoundaries() async {
+        let feed = await pagedFeed(pages: 2, maxPages: 2)
+        feed.edit(.replacing(Post(id: 3, title: "Three")))
+        feed.edit(.replacing(Post(id: 4, title: "Four")))
+        mock.respond(to: "/posts?page=3&per_page=3", with: .json(Post.list([7, 8, 9])))
+        await feed.loadNextPage()
+        #expect(feed.ids == [4, 5, 6, 7, 8, 9])
+        #expect(feed.loadingState.content?.first?.title == "Four")
+        #expect(feed.changes.suffix(2) == [.appended(6..<9), .removed(0..<3)])
+    }
+
+    @Test("an edit on one paginated screen reaches another showing the same list, pages and all")
+    func editSharedBetweenPaginatedScreens() async {
+        let webservice = Webservice(transport: mock)
+        let first = PagedFeed(webservice: webservice)
+        let second = PagedFeed(webservice: webservice)
+        second.maxPages = 2
+        for feed in [first, second] {
+            for number in 1...2 {
+                mock.respond(
+                    to: "/posts?page=\(number)&per_page=3",
+                    with: .json(Post.list((1...3).map { 3 * (number - 1) + $0 }))
+                )
+            }
+            await feed.loadFirstPage()
+            await feed.loadNextPage()
+        }
+        first.edit(.removing(id: 2))
+        #expect(second.ids == [1, 3, 4, 5, 6])
+        #expect(second.changes.last == .removed(1..<2))
+        let firstPage = first.resource(forPage: nil)
+        let stored = webservice.storedValue(for: firstPage)
+        #expect(stored?.value.items.map(\.id) == [1, 3])
+
+        mock.respond(to: "/posts?page=3&per_page=3", with: .json(Post.list([7, 8, 9])))
+        await second.loadNextPage()
+        // The second screen's head page held two items after the edit.
+        #expect(second.ids == [4, 5, 6, 7, 8, 9])
+        #expect(second.changes.last == .removed(0..<2))
+    }
+
+    @Test("a refresh after every row was removed does not bring them back")
+    func refreshAfterRemovingEverything() async {
+        let feed = await feed(showing: [2, 1])
+        feed.edit(.removing { _ in true })
+        #expect(feed.loadingState.content?.isEmpty == true)
+        #expect(feed.loadingState.placeholder == .empty)
+        mock.respond(to: "/posts", with: .json(Post.list([3, 2, 1])))
+        await feed.refresh()
+        #expect(feed.loadingState.content?.map(\.id) == [3])
+    }
+
+    @Test("a removed row still tells where new items end: a refresh overlapping only it merges")
+    func removedRowStillOverlaps() async {
+        let feed = await feed(showing: [5, 4, 3, 2, 1])
+        feed.followsPages = false
+        feed.edit(.removing(id: 5))
+        mock.respond(to: "/posts?since=4", with: .json(Post.list([6, 5])))
+        await feed.refresh()
+        #expect(feed.ids == [6, 4, 3, 2, 1])
+        #expect(feed.changes.last == .inserted([0]))
+    }
+
+    @Test("an edit of a screen behind the stored value shows the stored value, edited")
+    func editBehindStoredValue() async {
+        mock.respond(to: "/posts", with: .json(Post.list([3, 2, 1])))
+        let webservice = Webservice(transport: mock)
+        let first = PostsScreen(webservice: webservice)
+        let second = PostsScreen(webservice: webservice)
+        await first.load(resource: Self.posts)
+        await second.load(resource: Self.posts)
+        // A newer value is stored; the screens hear of it only in a later main-actor
+        // turn, and the edit comes first.
+        let store = webservice.store
+        let identity = Self.posts.identity
+        let old = store.entry(for: identity)!
+        _ = store.store(Post.list([4, 3, 2, 1]), for: identity, sequence: store.nextSequence()) {
+            version in
+            var entry = old
+            entry.replaceBase(with: Post.list([4, 3, 2, 1]))
+            entry.version = version
+            return entry
+        }
+
+        first.edit(.removing(id: 2))
+        #expect(first.ids == [4, 3, 1])
+        #expect(second.ids == [4, 3, 1])
+        #expect(webservice.storedValue(for: Self.posts)?.value.map(\.id) == [4, 3, 1])
+    }
+
     @Test("a change of the whole list keeps the pages describing it")
     func wholeListChange() async {
         let feed = await pagedFeed(pages: 2, maxPages: 2)

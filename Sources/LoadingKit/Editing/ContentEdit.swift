@@ -13,10 +13,12 @@ import Foundation
 /// ```
 ///
 /// An edit says what the server holds now: it lasts until the server sends a new
-/// value of the resource (a `304` keeps it), and an answer to a request sent before
-/// the edit does not undo it. A refresh or a page that follows merges with the edited
-/// content: an item removed does not come back through a merge, only through a full
-/// reload that the server answers with it.
+/// value of the resource (a `304` keeps it). The stored value's answer to a request
+/// sent before the edit does not undo it, and a refresh or a page — also one in
+/// flight — merges with the edited content: an item removed does not come back
+/// through a merge, only through a full reload that the server answers with it. A
+/// load that replaces the content as a whole when it lands (a reload of a list's
+/// pages, a refresh that replaces) shows what the server sent.
 public struct ContentEdit<Content: Sendable>: Sendable {
     /// What an edit did to one content.
     struct Outcome {
@@ -36,6 +38,8 @@ public struct ContentEdit<Content: Sendable>: Sendable {
     let namesItems: Bool
 
     /// Changes the content with `change`, reported as ``ContentChange/replaced``.
+    /// Items it removes are not remembered as removed: prefer ``removing(where:)``
+    /// for those, which a later merge leaves out. `change` may run more than once.
     ///
     /// - Parameter change: Changes the content in place.
     /// - Returns: The edit.
@@ -133,9 +137,12 @@ where
                         runs.append(offset..<offset + 1)
                     }
                 }
-                guard !runs.isEmpty else { return outcome }
-                content.removeAll(where: predicate)
-                outcome.changes = runs.reversed().map { .removed($0) }
+                for run in runs.reversed() {
+                    let start = content.index(content.startIndex, offsetBy: run.lowerBound)
+                    let end = content.index(start, offsetBy: run.count)
+                    content.removeSubrange(start..<end)
+                    outcome.changes.append(.removed(run))
+                }
                 return outcome
             },
             namesItems: true

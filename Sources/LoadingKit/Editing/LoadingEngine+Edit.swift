@@ -13,6 +13,16 @@ extension LoadingEngine {
         guard !outcome.changes.isEmpty else { return false }
         let record = self.record
         record.noteEdit(removed: outcome.removed, inserted: outcome.inserted)
+        Loader.loadingLifecycle.edited(
+            loader,
+            AppliedEdit(
+                edit: edit,
+                changes: outcome.changes,
+                countBefore: before,
+                countAfter: (content as? any Collection)?.count ?? 0,
+                isOwn: sharing
+            )
+        )
         let empty = loader.isEmpty(content)
         if !empty || loader.configuresEmptyValues {
             loader.configure(value: content)
@@ -21,7 +31,6 @@ extension LoadingEngine {
             state.content = content
             state.isEmpty = empty
         }
-        Loader.loadingLifecycle.edited(loader, edit, outcome.changes, before)
         for change in outcome.changes {
             loader.didApply(change)
         }
@@ -44,15 +53,26 @@ extension LoadingEngine {
             (value: inout Value) in !edit.apply(&value).changes.isEmpty
         }
         if let edited, record.mirrorsStoredValue {
-            record.contentVersion = edited.version
+            adopt(edited)
         }
         if webservice.store.pinCount(of: identity) > 1 {
             SharedValues.of(webservice).apply(
                 edit,
                 to: identity,
-                version: edited?.version,
+                stored: edited,
                 from: subscription
             )
+        }
+    }
+
+    /// Makes the content, which mirrors the stored value and was just edited like it,
+    /// the edited entry's version — or, when the content was behind the version the
+    /// edit changed (a stored value on its way to the loader), shows the entry.
+    func adopt(_ edited: EditedEntry) {
+        if record.contentVersion == edited.previousVersion {
+            record.contentVersion = edited.entry.version
+        } else {
+            show(edited.entry, of: loader.webservice)
         }
     }
 }

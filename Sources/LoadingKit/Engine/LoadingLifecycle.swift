@@ -29,11 +29,8 @@ public struct LoadingLifecycle<Loader: Loading>: Sendable {
     /// Whether a refresh may merge new items before the content: `false` when the
     /// content does not start at the head of the list.
     let mergesAtHead: @MainActor @Sendable (Loader) -> Bool
-    /// Follows a local edit of the content, which held the given number of items
-    /// before the changes, with what the refinement keeps beside it.
-    let edited:
-        @MainActor @Sendable (Loader, ContentEdit<Loader.ResourceType>, [ContentChange], Int) ->
-            Void
+    /// Follows a local edit of the content with what the refinement keeps beside it.
+    let edited: @MainActor @Sendable (Loader, AppliedEdit<Loader.ResourceType>) -> Void
 }
 
 extension LoadingLifecycle {
@@ -52,7 +49,7 @@ extension LoadingLifecycle {
             firstLoad: nil,
             replacement: nil,
             mergesAtHead: { _ in true },
-            edited: { _, _, _, _ in }
+            edited: { _, _ in }
         )
     }
 }

@@ -1,23 +1,20 @@
 import LoadingKitNetworking
 
 extension Paginating {
-    /// Keeps the pages in step with a local edit of the content, which held `count`
-    /// items before `changes`: each page counts the items it holds after them, and an
-    /// edit naming items changes the stored pages held as well, so that a reload the
-    /// server answers `304` shows them edited.
-    func followEdit(
-        _ edit: ContentEdit<ResourceType>,
-        changes: [ContentChange],
-        from count: Int
-    ) {
-        pagination.follow(changes, from: count, to: loadingState.content?.count ?? 0)
-        guard edit.namesItems else { return }
+    /// Keeps the pages in step with a local edit of the content: each page counts the
+    /// items it holds after it. The editing loader also changes the stored pages held
+    /// when the edit names items, so that a reload the server answers `304` shows them
+    /// edited; an edit by position (an insertion, a change of the whole list) stays in
+    /// the content only.
+    func follow(_ applied: AppliedEdit<ResourceType>) {
+        pagination.follow(applied.changes, from: applied.countBefore, to: applied.countAfter)
+        guard applied.isOwn, applied.edit.namesItems else { return }
         let webservice = self.webservice
         for cursor in pagination.heldCursors {
             let page = resource(forPage: cursor)
-            _ = webservice.editStoredValue(of: page.identity, as: page) { page in
+            _ = webservice.editStoredValue(of: page.identity, as: page, notifies: true) { page in
                 var items = ResourceType(page.items)
-                guard !edit.apply(&items).changes.isEmpty else { return false }
+                guard !applied.edit.apply(&items).changes.isEmpty else { return false }
                 page.items = Array(items)
                 return true
             }

@@ -26,9 +26,7 @@ extension LoadingLifecycle where Loader: Paginating {
             firstLoad: { loader in loader.beginList(policy: .force) },
             replacement: { loader in loader.firstPageReplacement() },
             mergesAtHead: { loader in loader.pagination.isAtHead },
-            edited: { loader, edit, changes, count in
-                loader.followEdit(edit, changes: changes, from: count)
-            }
+            edited: { loader, applied in loader.follow(applied) }
         )
     }
 }

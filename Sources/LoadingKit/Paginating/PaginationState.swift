@@ -1,3 +1,5 @@
+import Foundation
+
 /// Where a ``Paginating`` list is: which pages it holds, what asks for the pages
 /// before and after them, what the API says of the whole list, and why the last page
 /// failed.
@@ -172,14 +174,24 @@ public struct PaginationState<Cursor: Sendable>: Sendable {
     }
 
     /// Follows a local edit of the content, which held `count` items before `changes`
-    /// and `newCount` after: an item removed or inserted at an index leaves or joins
-    /// the page holding that index (an item added at the end joins the tail page), and
-    /// a change of the whole content keeps the pages from the head while they fit.
+    /// and `newCount` after: an item replaced in place stays in its page, an item
+    /// removed or inserted at an index leaves or joins the page holding that index (an
+    /// item added at the end joins the tail page), and a change of the whole content
+    /// keeps the pages from the head while they fit.
     mutating func follow(_ changes: [ContentChange], from count: Int, to newCount: Int) {
         guard !pages.isEmpty else { return }
         settleHead(contentCount: count)
         var total = count
-        for change in changes {
+        var index = changes.startIndex
+        while index < changes.endIndex {
+            let change = changes[index]
+            index += 1
+            if case .removed(let range) = change, range.count == 1, index < changes.endIndex,
+                changes[index] == .inserted(IndexSet(integer: range.lowerBound))
+            {
+                index += 1  // replaced in place
+                continue
+            }
             switch change {
             case .none:
                 break

@@ -27,7 +27,7 @@ public enum ContentChange: Sendable, Equatable {
     /// Items were appended at these indices (a next page).
     case appended(Range<Int>)
     /// Items were removed from these indices: pages a bounded list dropped at one end
-    /// (``Paginating/maxPages``).
+    /// (``Paginating/maxPages``), or rows a local edit removed (``Loading/edit(_:)``).
     case removed(Range<Int>)
     /// The content was replaced as a whole.
     case replaced

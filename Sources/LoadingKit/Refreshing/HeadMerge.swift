@@ -15,19 +15,24 @@ where Content.Element: Identifiable {
 
     func outcome(replacing: Bool) -> RefreshMerge<Content> {
         let fetched = pages.joined()
-        guard !replacing, !content.isEmpty else {
-            return .merged(Content(fetched), .replaced)
+        guard !replacing else { return .merged(Content(fetched), .replaced) }
+        guard !content.isEmpty else {
+            return .merged(Content(fetched.filter { !wasRemoved($0) }), .replaced)
         }
         var fetchedIDs = Set<Content.Element.ID>()
-        let unique = fetched.filter {
-            fetchedIDs.insert($0.id).inserted
-                && (removed.isEmpty || !removed.contains(AnyHashable($0.id)))
-        }
+        let unique = fetched.filter { fetchedIDs.insert($0.id).inserted }
         // One pass over the content against the small set of fetched identifiers:
-        // the cost per item shown stays the same however long the list grows.
+        // the cost per item shown stays the same however long the list grows. An
+        // item removed by an edit counts as shown — it overlaps — but is not brought
+        // back.
         var present = Set<Content.Element.ID>()
         for item in content where fetchedIDs.contains(item.id) {
             present.insert(item.id)
+        }
+        if !removed.isEmpty {
+            for item in unique where wasRemoved(item) {
+                present.insert(item.id)
+            }
         }
         // What is new comes before the last item shown; what follows it is older than
         // the content's head and belongs to later pages, not before the content. (An
@@ -47,5 +52,10 @@ where Content.Element: Identifiable {
         merged.append(contentsOf: newItems)
         merged.append(contentsOf: content)
         return .merged(merged, .inserted(IndexSet(integersIn: 0..<newItems.count)))
+    }
+
+    /// Whether a local edit removed `item`.
+    private func wasRemoved(_ item: Content.Element) -> Bool {
+        !removed.isEmpty && removed.contains(AnyHashable(item.id))
     }
 }

@@ -149,10 +149,12 @@ extension Refreshable {
                 return
             }
             // A local edit came after the merge: merge the pages into the edited
-            // content instead.
+            // content instead — or keep it, when they now merge only by replacing it.
             switch mergeRefresh(pages, into: shown) {
-            case .merged(let merged, let change): try applyMerged(merged, change)
-            case .gap(let replacement): try applyMerged(replacement, .replaced)
+            case .merged(let merged, let change) where change != .replaced:
+                try applyMerged(merged, change)
+            case .merged, .gap:
+                try applyMerged(shown, .none)
             }
         }
     }

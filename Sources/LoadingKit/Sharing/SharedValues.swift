@@ -4,9 +4,9 @@ import LoadingKitNetworking
 /// stored value reaches every screen showing it and an invalidation reloads them.
 ///
 /// It is attached to the webservice's store, which tells it of values stored by
-/// anything but a loader (a plain `Webservice.load`, a mutation, a local edit) and of
-/// invalidations; a loader that applies a value it fetched tells the others itself,
-/// in the same main-actor turn. Each change reaches every loader in one main-actor
+/// anything but a loader (a plain `Webservice.load`, a mutation) and of invalidations;
+/// a loader that applies a value it fetched, or edits its content, tells the others
+/// itself, in the same main-actor turn. Each change reaches every loader in one main-actor
 /// turn, and a loader shows each stored version once.
 @MainActor
 final class SharedValues {
@@ -50,16 +50,16 @@ final class SharedValues {
     }
 
     /// Applies a local edit of `identity`'s content to every loader showing it but
-    /// `editor`, which made it; `version` is the stored value's version after it.
+    /// `editor`, which made it; `stored` is the stored value it edited, if any.
     func apply(
         _ edit: any Sendable,
         to identity: ResourceIdentity,
-        version: UInt64?,
+        stored: EditedEntry?,
         from editor: any StoredValueObserver
     ) {
         guard let live = liveObservers(of: identity) else { return }
         for observer in live where observer !== editor {
-            observer.apply(edit, version: version)
+            observer.apply(edit, stored: stored)
         }
     }
 
@@ -108,9 +108,9 @@ protocol StoredValueObserver: AnyObject {
     var mirrorsStoredValue: Bool { get }
     /// Shows `entry` when it is newer than what the loader shows.
     func show(_ entry: StoredEntry)
-    /// Applies a local edit another loader made to the content, which then is the
-    /// stored value's `version` when it mirrored it.
-    func apply(_ edit: any Sendable, version: UInt64?)
+    /// Applies a local edit another loader made to the content; `stored` is the stored
+    /// value the edit changed, which a loader mirroring it then shows.
+    func apply(_ edit: any Sendable, stored: EditedEntry?)
     /// Reloads what the loader shows, keeping it shown, unless a load of it is in
     /// flight.
     func reloadInBackground()

@@ -42,13 +42,17 @@ final class StoreSubscription<Loader: Loading>: StoredValueObserver {
         loader.loadingEngine.show(entry, of: loader.webservice)
     }
 
-    func apply(_ edit: any Sendable, version: UInt64?) {
+    func apply(_ edit: any Sendable, stored: EditedEntry?) {
         guard let loader, let edit = edit as? ContentEdit<Loader.ResourceType> else { return }
-        let runtime = loader.loadingRuntime
-        let mirrored = runtime.mirrorsStoredValue
-        _ = loader.loadingEngine.edit(edit, sharing: false)
-        if mirrored, let version {
-            runtime.contentVersion = version
+        let engine = loader.loadingEngine
+        let mirrored = loader.loadingRuntime.mirrorsStoredValue
+        if mirrored, let stored, loader.loadingRuntime.contentVersion != stored.previousVersion {
+            // Behind the stored value the edit changed: show the edited value itself.
+            engine.show(stored.entry, of: loader.webservice)
+            return
+        }
+        if engine.edit(edit, sharing: false), mirrored, let stored {
+            engine.adopt(stored)
         }
     }
 

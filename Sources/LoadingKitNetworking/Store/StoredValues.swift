@@ -13,7 +13,7 @@ import Synchronization
 package final class StoredValues: Sendable {
     /// What changed in the store.
     package enum Change: Sendable {
-        /// The value of this resource, or its freshness, changed.
+        /// The value of this resource changed.
         case value(ResourceIdentity)
         /// These resources were invalidated.
         case invalidated(Invalidation)
@@ -113,9 +113,10 @@ package final class StoredValues: Sendable {
         return entry
     }
 
-    /// Changes the entry of `identity` with `change`, giving it a new version when
-    /// `change` returns `true`; returns the entry after, or `nil` when there is none.
-    /// `notifies` is `false` when the caller tells the loaders itself.
+    /// Changes the entry of `identity` with `change`, giving it a new version and
+    /// telling the loaders when `change` returns `true` (unless `notifies` is `false`:
+    /// the caller tells them itself); returns the entry after, or `nil` when there is
+    /// none.
     @discardableResult
     package func update(
         _ identity: ResourceIdentity,

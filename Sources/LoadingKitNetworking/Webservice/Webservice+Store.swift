@@ -43,21 +43,23 @@ extension Webservice {
     /// local edit, which returns whether it changed the value — keeping the changes of
     /// mutations in flight on top. The edit counts as newer than every request sent
     /// before it, whose answers then do not undo it; it is persisted when `resource`'s
-    /// value is. Loaders are not told: the editing loader tells them.
+    /// value is. The loaders are told when `notifies` is `true`; otherwise the editing
+    /// loader tells them. `change` runs again when another value came in while it ran.
     ///
-    /// - Returns: The entry after the edit, or `nil` when nothing changed.
+    /// - Returns: The entry before and after the edit, or `nil` when nothing changed.
     package func editStoredValue<A: Sendable>(
         of identity: ResourceIdentity,
         as resource: Resource<A>?,
+        notifies: Bool = false,
         _ change: (inout A) -> Bool
-    ) -> StoredEntry? {
+    ) -> EditedEntry? {
         // The change runs outside the store's lock; it applies when no other value came
         // in meanwhile, and is computed again on the one that did.
         while let read = store.entry(for: identity), var value = read.base as? A {
             guard change(&value) else { return nil }
             let sequence = store.nextSequence()
             var applied = false
-            let edited = store.update(identity, notifies: false) { entry in
+            let edited = store.update(identity, notifies: notifies) { entry in
                 guard entry.version == read.version else { return false }
                 entry.replaceBase(with: value)
                 entry.sequence = sequence
@@ -68,7 +70,7 @@ extension Webservice {
             if let resource, let persistence = persistence(of: resource, identity: identity) {
                 persist(value, validators: edited.validators, to: persistence)
             }
-            return edited
+            return EditedEntry(previousVersion: read.version, entry: edited)
         }
         return nil
     }

@@ -66,6 +66,11 @@ final class PagedFeed: Paginating, Refreshable {
         webservice = Webservice(transport: transport)
     }
 
+    /// A feed on `webservice`, which other screens may share.
+    init(webservice: Webservice) {
+        self.webservice = webservice
+    }
+
     func resource(forPage page: Int?) -> Resource<Page<Post, Int>> {
         .pageNumber(url: URL(string: "https://api.example.com/posts")!, page: page, size: 3)
     }
