@@ -1,15 +1,18 @@
+import Dispatch
 import Foundation
 import LoadingKit
 import LoadingKitTesting
 
 /// The embedded story server: five stories at `/stories`, with an `ETag` that changes
 /// with them, and `PATCH /stories/3` to rename the third, which fails once after
-/// `refuseNextRename()`.
+/// `refuseNextRename()`. A rename, and the list after `holdNextList()`, is answered
+/// once the demo calls `answer()`, so that it shows the screens before the answer.
 final class DemoStoryServer: Sendable {
     private struct Stories {
         var titles = (1...5).map { "Story \($0)" }
         var revision = 1
         var refusesRename = false
+        var holdsList = false
     }
 
     private final class Store: Sendable {
@@ -22,20 +25,37 @@ final class DemoStoryServer: Sendable {
 
     let server: LoopbackServer
     private let store = Store()
+    private let answers = DispatchSemaphore(value: 0)
 
     /// Starts the server; responses wait `delay`, so that a person sees each step.
     init(delay: Duration) throws {
         server = try LoopbackServer()
-        server.route("/stories") { [store] request in
-            Self.list(request, store: store).delayed(by: delay)
+        // A request held waits on the server's own connection thread.
+        server.route("/stories") { [store, answers] request in
+            if store.stories.withLock({ $0.holdsList }) {
+                store.stories.withLock { $0.holdsList = false }
+                _ = answers.wait(timeout: .now() + 10)
+            }
+            return Self.list(request, store: store).delayed(by: delay)
         }
-        server.route("/stories/3", method: .patch) { [store] request in
-            Self.rename(request, store: store).delayed(by: delay)
+        server.route("/stories/3", method: .patch) { [store, answers] request in
+            _ = answers.wait(timeout: .now() + 10)
+            return Self.rename(request, store: store).delayed(by: delay)
         }
     }
 
     var baseURL: URL { server.baseURL }
     var requestCount: Int { server.requests.count }
+
+    /// Holds the next request for the list until `answer()`.
+    func holdNextList() {
+        store.stories.withLock { $0.holdsList = true }
+    }
+
+    /// Lets the request held, or the next one to be held, be answered.
+    func answer() {
+        answers.signal()
+    }
 
     /// Makes the next rename fail with a 500.
     func refuseNextRename() {

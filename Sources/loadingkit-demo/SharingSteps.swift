@@ -42,9 +42,7 @@ struct SharingSteps {
 
         renderer.step("8. An optimistic rename")
         let renamed = "Story 3, renamed"
-        let saving = detail.send(rename(to: renamed))
-        await list.waitUntil { $0.content?.contains { $0.title == renamed } == true }
-        renderer.note("before the server answers — \(both(list, detail))")
+        let saving = await rename(to: renamed, from: detail, alongside: list)
         await saving.finish()
         await list.load(resource: all)  // joins the reload the rename's invalidation began
         renderer.note("server accepted; both reloaded with one request: \(detail.summary)")
@@ -52,9 +50,7 @@ struct SharingSteps {
         renderer.step("9. A rename the server refuses")
         stories.refuseNextRename()
         let refusedTitle = "Story 3, refused"
-        let refused = detail.send(rename(to: refusedTitle))
-        await detail.waitUntil { $0.content?.contains { $0.title == refusedTitle } == true }
-        renderer.note("before the server answers — \(both(list, detail))")
+        let refused = await rename(to: refusedTitle, from: detail, alongside: list)
         await refused.finish()
         await list.waitUntil { $0.content?.contains { $0.title == renamed } == true }
         let rolledBack = list.title(of: 3) == renamed && detail.title(of: 3) == renamed
@@ -64,10 +60,11 @@ struct SharingSteps {
         renderer.step("10. Cold start from the offline cache")
         await webservice.persistPendingValues()
         let cold = StoryScreen(webservice: offlineWebservice(in: directory), focus: 3)
+        stories.holdNextList()
         let loading = cold.startLoading(resource: all)
-        // The first content, shown while the request is still in flight.
         let fromDisk = await cold.waitUntil { $0.content != nil }?.isLoading == true
         renderer.note("a new webservice shows \(cold.summary) from disk while it revalidates")
+        stories.answer()
         await loading.finish()
         let asked = stories.server.requests.last?.header("if-none-match") != nil
         renderer.note("revalidated (conditional: \(asked)): \(cold.summary)")
@@ -76,6 +73,16 @@ struct SharingSteps {
             rolledBack: rolledBack,
             coldStartFromDisk: fromDisk
         )
+    }
+
+    /// Whether a state of `states` shows `title` before the stream ends.
+    private func shows(_ title: String, in states: AsyncStream<LoadingState<[Story]>>) async -> Bool
+    {
+        for await state in states
+        where state.content?.contains(where: { $0.title == title }) == true {
+            return true
+        }
+        return false
     }
 
     /// What the list shows of story 3, and what the detail shows.
@@ -90,13 +97,26 @@ struct SharingSteps {
         )
     }
 
-    /// Renames story 3 to `title`, showing it at once on every screen of the stories.
-    private func rename(to title: String) -> Mutation<Story> {
-        Mutation(Story.rename(3, to: title, on: stories.baseURL))
+    /// Renames story 3 to `title` from `detail`, showing it at once on every screen of
+    /// the stories, and tells what `list` and `detail` showed then, before the server
+    /// is let answer.
+    private func rename(
+        to title: String,
+        from detail: StoryScreen,
+        alongside list: StoryScreen
+    ) async -> MutationTask<Story> {
+        let streams = (list.states, detail.states)
+        let mutation = Mutation(Story.rename(3, to: title, on: stories.baseURL))
             .optimistically(updating: Story.all(on: stories.baseURL)) { stories in
                 if let index = stories.firstIndex(where: { $0.id == 3 }) {
                     stories[index].title = title
                 }
             }
+        let task = detail.send(mutation)
+        let seen = [await shows(title, in: streams.0), await shows(title, in: streams.1)]
+        let shown = seen.map { $0 ? "\"\(title)\"" : "-" }
+        renderer.note("before the server answers — list: \(shown[0]) · detail: \(shown[1])")
+        stories.answer()
+        return task
     }
 }
