@@ -1,7 +1,9 @@
 import Foundation
-import LoadingKit
+import LoadingKitNetworking
 import LoadingKitTesting
 import Testing
+
+@testable import LoadingKit
 
 /// Screens on one webservice share one value per resource: a screen opening a stored
 /// resource shows it at once, a value one screen loads reaches the others, and an
@@ -121,6 +123,73 @@ struct SharedValuesTests {
         }
         #expect(first.configured == [[1], [2, 1]])
         #expect(second.configured == [[1], [2, 1]])
+    }
+
+    @Test("a screen whose load was cancelled before anything was shown is not shown a stored value")
+    func cancelledLoadIsNotShownStoredValue() async throws {
+        let gate = MockTransport.Gate()
+        mock.respond(to: "/posts", with: .json(Post.list([1])), after: gate)
+        let webservice = webservice()
+        let screen = screen(on: webservice)
+        let task = screen.startLoading(resource: resource("/posts"))
+        await gate.waitForArrivals()
+        task.cancel()
+        // The load stays current until its cancellation is reported, a main-actor turn
+        // later: the window this test is about.
+        while screen.loadingRuntime.awaitedFlight != nil {
+            await Task.yield()
+        }
+        try #require(screen.loadingRuntime.currentFlight != nil)
+        let store = webservice.store
+        let identity = resource("/posts").identity
+        _ = store.store(
+            Post.list([7]),
+            for: identity,
+            sequence: store.nextSequence(),
+            notifies: false
+        ) {
+            version in
+            StoredEntry(
+                value: Post.list([7]),
+                validators: nil,
+                cacheFields: [:],
+                directives: CacheDirectives(),
+                loadedAt: clock.now,
+                response: ResponseSummary(statusCode: 200),
+                version: version,
+                sequence: 0,
+                cost: 1
+            )
+        }
+        SharedValues.of(webservice).propagate(identity, in: store)
+        #expect(screen.configured.isEmpty)
+        #expect(screen.loadingState.content == nil)
+        gate.open()
+        await task.finish()
+        #expect(screen.loadingState.wasCancelled)
+        #expect(screen.configured.isEmpty)
+    }
+
+    @Test("an answer applied after a newer value was stored shows the newer value")
+    func answerOvertakenByStoredValue() async throws {
+        mock.respond(to: "/posts", with: .json(Post.list([1])))
+        let webservice = webservice()
+        let screen = screen(on: webservice)
+        await screen.load(resource: resource("/posts"))
+        let store = webservice.store
+        let identity = resource("/posts").identity
+        let answered = try #require(store.entry(for: identity))
+        // A mutation's change, stored after the answer but before the screen applies it.
+        store.update(identity, notifies: false) { entry in
+            entry.add(StoredEntry.Edit(id: 1) { _ in Post.list([2]) })
+            return true
+        }
+        try screen.loadingEngine.applyShared(
+            Fetched(entry: answered, value: Post.list([1]), isNotModified: true),
+            of: identity
+        )
+        #expect(screen.ids == [2])
+        #expect(screen.loadingRuntime.contentVersion == store.entry(for: identity)?.version)
     }
 
     @Test("a screen shows only the stored value of its own resource")

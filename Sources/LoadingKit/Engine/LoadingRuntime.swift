@@ -169,6 +169,12 @@ final class LoadingRuntime<Value: Sendable>: Sendable {
     /// The current operation, if one is in flight.
     var currentFlight: LoadFlight? { state.withLock { $0.flight } }
 
+    /// The current operation, if one is in flight and its awaiting task was not
+    /// cancelled: the load whose outcome will be applied.
+    var awaitedFlight: LoadFlight? {
+        state.withLock { $0.flightCancelled ? nil : $0.flight }
+    }
+
     /// The resource the loader last loaded.
     var lastResource: Resource<Value>? {
         get { state.withLock { $0.lastResource } }

@@ -85,14 +85,23 @@ extension LoadingEngine {
         record.mirrorsStoredValue = true
     }
 
-    /// Applies the value a plain load of `identity` fetched — unless the content is that
-    /// stored version or a later one already, which is then only marked current — and
-    /// shows it to the other loaders showing the resource, in this main-actor turn.
+    /// Applies the value a plain load of `identity` fetched — or the stored value, when
+    /// a newer one was stored since (a mutation's change taken back, a local edit); the
+    /// content is only marked current when it is that version or a later one already —
+    /// and shows it to the other loaders showing the resource, in this main-actor turn.
     func applyShared(
         _ fetched: Fetched<Value>,
         of identity: ResourceIdentity
     ) throws(LoadingError) {
         let record = self.record
+        var fetched = fetched
+        if let version = fetched.storeVersion,
+            let current = loader.webservice.store.entry(for: identity),
+            current.version > version, let value = current.value as? Value
+        {
+            // Not a `304` to what is shown any more: the stored value differs from it.
+            fetched = Fetched(entry: current, value: value, isNotModified: false)
+        }
         if let version = fetched.storeVersion, loader.loadingState.content != nil,
             let shown = record.contentVersion, version <= shown
         {

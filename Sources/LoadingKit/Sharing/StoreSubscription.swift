@@ -31,13 +31,13 @@ final class StoreSubscription<Loader: Loading>: StoredValueObserver {
     }
 
     /// Shows `entry` when the content is the stored value, or when nothing is shown
-    /// yet and a load of the resource is in flight — a value read back from the
-    /// persistent store, or loaded by another screen first.
+    /// yet and a load of the resource is in flight and still awaited — a value read
+    /// back from the persistent store, or loaded by another screen first.
     func show(_ entry: StoredEntry) {
         guard let loader else { return }
         let runtime = loader.loadingRuntime
         let awaited =
-            loader.loadingState.content == nil && runtime.currentFlight?.identity == identity
+            loader.loadingState.content == nil && runtime.awaitedFlight?.identity == identity
         guard runtime.mirrorsStoredValue || awaited else { return }
         loader.loadingEngine.show(entry, of: loader.webservice)
     }

@@ -60,6 +60,11 @@ private struct SwitchRun {
     /// The mutations sent, and how many have not ended yet.
     private var mutations: [MutationTask<[Post]>] = []
     private let mutationsInFlight = Locked(0)
+    /// How many mutations have ended, and how many of those ended before a drain: the
+    /// taking back of a change reaches the screens in a main-actor job of its own,
+    /// which a drain lets run.
+    private let mutationsEnded = Locked(0)
+    private let mutationsSettled = Locked(0)
     /// The kind each screen last asked for.
     private var asked: [Kind?] = [nil, nil]
     /// How many values each screen had configured at the last check.
@@ -107,7 +112,7 @@ private struct SwitchRun {
         // screen loads: a request can still arrive after the others were answered (an
         // invalidation's reload, say), and a hang never ends.
         while finished.value < tasks.count || !transport.pending.isEmpty
-            || mutationsInFlight.withLock({ $0 }) > 0
+            || mutationsInFlight.withLock({ $0 }) > 0 || !mutationsHaveSettled
             || screens.contains(where: { $0.loadingState.isLoading })
         {
             let seen = progress.value
@@ -242,7 +247,9 @@ private struct SwitchRun {
         }
         mutationsInFlight.withLock { $0 += 1 }
         changedSinceCheck = true
-        let task = screen.send(mutation) { [mutationsInFlight, cancelledMutations, progress] task in
+        let task = screen.send(mutation) {
+            [mutationsInFlight, mutationsEnded, cancelledMutations, progress] task in
+            mutationsEnded.withLock { $0 += 1 }
             if task.wasCancelled {
                 cancelledMutations.withLock { $0 += 1 }
             }
@@ -281,9 +288,16 @@ private struct SwitchRun {
     /// every moment, so this only widens what is checked between steps; the end of a
     /// run awaits every task.
     private func drain() async {
+        let ended = mutationsEnded.withLock { $0 }
+        defer { mutationsSettled.withLock { $0 = max($0, ended) } }
         for _ in 0..<30 {
             await Task.yield()
         }
+    }
+
+    /// Whether every mutation that ended has had a drain since.
+    private var mutationsHaveSettled: Bool {
+        mutationsEnded.withLock { $0 } <= mutationsSettled.withLock { $0 }
     }
 
     private mutating func check() {
@@ -292,7 +306,7 @@ private struct SwitchRun {
             cancelledMutations.withLock { $0 = 0 }
             noteReloads(after: .resource(resources[.a]!))
         }
-        let changing = mutationsInFlight.withLock { $0 } > 0
+        let changing = mutationsInFlight.withLock { $0 } > 0 || !mutationsHaveSettled
         defer { changedSinceCheck = changing }
         for (index, screen) in screens.enumerated() {
             let expected = asked[index]?.expected
