@@ -23,10 +23,7 @@ extension LoadingEngine {
                 isOwn: sharing
             )
         )
-        let empty = loader.isEmpty(content)
-        if !empty || loader.configuresEmptyValues {
-            loader.configure(value: content)
-        }
+        let empty = configureIfShown(content)
         update { state in
             state.content = content
             state.isEmpty = empty

@@ -329,14 +329,21 @@ struct LoadingEngine<Loader: Loading> {
         record.contentVersion = nil
         record.mirrorsStoredValue = false
         prepare()
-        let empty = loader.isEmpty(value)
-        if !empty || loader.configuresEmptyValues {
-            loader.configure(value: value)
-        }
+        let empty = configureIfShown(value)
         markLoaded { state in
             state.content = value
             state.isEmpty = empty
         }
+    }
+
+    /// Calls ``Loading/configure(value:)`` with `value` unless it is empty and the
+    /// loader does not configure empty values; returns whether it is empty.
+    func configureIfShown(_ value: Value) -> Bool {
+        let empty = loader.isEmpty(value)
+        if !empty || loader.configuresEmptyValues {
+            loader.configure(value: value)
+        }
+        return empty
     }
 
     /// Records that the content is current — loaded now, no error, nothing in flight —

@@ -66,10 +66,7 @@ extension LoadingEngine {
         }
         record.identities = .unknown
         record.forgetRemovedItems()
-        let empty = loader.isEmpty(value)
-        if !empty || loader.configuresEmptyValues {
-            loader.configure(value: value)
-        }
+        let empty = configureIfShown(value)
         let age = entry.loadedAt.duration(to: webservice.configuration.clock.now)
         let loadedAt = loader.loadingClock.now.advanced(by: .zero - age)
         update { state in
