@@ -38,6 +38,17 @@ struct LocalEditTests {
         return feed
     }
 
+    /// Two screens on one webservice, both showing posts 3, 2 and 1.
+    private func twoScreens() async -> (Webservice, PostsScreen, PostsScreen) {
+        mock.respond(to: "/posts", with: .json(Post.list([3, 2, 1])))
+        let webservice = Webservice(transport: mock)
+        let first = PostsScreen(webservice: webservice)
+        let second = PostsScreen(webservice: webservice)
+        await first.load(resource: Self.posts)
+        await second.load(resource: Self.posts)
+        return (webservice, first, second)
+    }
+
     // MARK: - The edits
 
     @Test("removing a row changes the state, configures the content and reports the indices")
@@ -89,12 +100,7 @@ struct LocalEditTests {
         "an edit on one screen reaches the stored value and every screen showing it, in that turn"
     )
     func editReachesOtherScreens() async throws {
-        mock.respond(to: "/posts", with: .json(Post.list([3, 2, 1])))
-        let webservice = Webservice(transport: mock)
-        let first = PostsScreen(webservice: webservice)
-        let second = PostsScreen(webservice: webservice)
-        await first.load(resource: Self.posts)
-        await second.load(resource: Self.posts)
+        let (webservice, first, second) = await twoScreens()
 
         #expect(first.edit(.removing(id: 2)))
         #expect(second.ids == [3, 1])
@@ -293,12 +299,7 @@ struct LocalEditTests {
 
     @Test("an edit of a screen behind the stored value shows the stored value, edited")
     func editBehindStoredValue() async {
-        mock.respond(to: "/posts", with: .json(Post.list([3, 2, 1])))
-        let webservice = Webservice(transport: mock)
-        let first = PostsScreen(webservice: webservice)
-        let second = PostsScreen(webservice: webservice)
-        await first.load(resource: Self.posts)
-        await second.load(resource: Self.posts)
+        let (webservice, first, second) = await twoScreens()
         // A newer value is stored; the screens hear of it only in a later main-actor
         // turn, and the edit comes first.
         let store = webservice.store

@@ -93,8 +93,8 @@ extension LoadingEngine {
         let record = self.record
         var fetched = fetched
         if let version = fetched.storeVersion,
-            let current = loader.webservice.store.entry(for: identity),
-            current.version > version, let value = current.value as? Value
+            let current = loader.webservice.store.entry(for: identity, newerThan: version),
+            let value = current.value as? Value
         {
             // Not a `304` to what is shown any more: the stored value differs from it.
             fetched = Fetched(entry: current, value: value, isNotModified: false)

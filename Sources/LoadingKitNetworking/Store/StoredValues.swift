@@ -71,6 +71,16 @@ package final class StoredValues: Sendable {
         }
     }
 
+    /// The entry of `identity` when a value was stored after `version`; `nil` in the
+    /// common case, without copying the entry.
+    package func entry(for identity: ResourceIdentity, newerThan version: UInt64) -> StoredEntry? {
+        state.withLock { state in
+            guard let slot = state.slots[identity], state.nodes[slot]!.entry.version > version
+            else { return nil }
+            return state.nodes[slot]!.entry
+        }
+    }
+
     /// How many entries the store holds.
     package var count: Int { state.withLock { $0.slots.count } }
 
