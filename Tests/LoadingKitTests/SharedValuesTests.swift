@@ -192,6 +192,32 @@ struct SharedValuesTests {
         #expect(screen.loadingRuntime.contentVersion == store.entry(for: identity)?.version)
     }
 
+    @Test("a 304 confirming a later stored version than the one shown shows that version")
+    func notModifiedConfirmingLaterVersion() async throws {
+        mock.respond(to: "/posts", with: .json(Post.list([1])))
+        let webservice = webservice()
+        let screen = screen(on: webservice)
+        await screen.load(resource: resource("/posts"))
+        let store = webservice.store
+        let identity = resource("/posts").identity
+        // A mutation's change is shown, then taken back before the screen hears of it.
+        store.update(identity, notifies: false) { entry in
+            entry.add(StoredEntry.Edit(id: 1) { _ in Post.list([2]) })
+            return true
+        }
+        SharedValues.of(webservice).propagate(identity, in: store)
+        #expect(screen.ids == [2])
+        let confirmed = try #require(
+            store.update(identity, notifies: false) { $0.removeEdit(1, keepingIt: false) }
+        )
+        try screen.loadingEngine.applyShared(
+            Fetched(entry: confirmed, value: Post.list([1]), isNotModified: true),
+            of: identity
+        )
+        #expect(screen.ids == [1])
+        #expect(screen.configured == [[1], [2], [1]])
+    }
+
     @Test("a screen shows only the stored value of its own resource")
     func storedValueOfAnotherIdentityIsNotShown() async {
         mock.respond(to: "/posts", with: .json(Post.list([1])))

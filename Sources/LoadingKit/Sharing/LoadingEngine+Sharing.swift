@@ -107,7 +107,9 @@ extension LoadingEngine {
             }
             markLoaded()
         } else {
-            try apply(fetched) { (value) throws(LoadingError) in try applyLoaded(value) }
+            try apply(confirmingShown(fetched)) { (value) throws(LoadingError) in
+                try applyLoaded(value)
+            }
             record.contentVersion = fetched.storeVersion
         }
         record.mirrorsStoredValue = true
@@ -116,6 +118,21 @@ extension LoadingEngine {
         if fetched.storeVersion != nil, webservice.store.pinCount(of: identity) > 1 {
             SharedValues.of(webservice).propagate(identity, in: webservice.store)
         }
+    }
+
+    /// `fetched`, or — when it is a `304` confirming a stored version later than the one
+    /// shown (a change since taken back, say) — the same value as new, so that it is
+    /// shown rather than the content kept.
+    private func confirmingShown(_ fetched: Fetched<Value>) -> Fetched<Value> {
+        guard fetched.isNotModified, let version = fetched.storeVersion,
+            let shown = record.contentVersion, shown < version
+        else { return fetched }
+        return Fetched(
+            value: fetched.value,
+            validators: fetched.validators,
+            isNotModified: false,
+            cacheDirectives: fetched.cacheDirectives
+        )
     }
 
     /// Whether the stored value of the resource the loader shows was invalidated.

@@ -60,11 +60,15 @@ private struct SwitchRun {
     /// The mutations sent, and how many have not ended yet.
     private var mutations: [MutationTask<[Post]>] = []
     private let mutationsInFlight = Locked(0)
-    /// How many mutations have ended, and how many of those ended before a drain: the
-    /// taking back of a change reaches the screens in a main-actor job of its own,
-    /// which a drain lets run.
+    /// How many mutations have ended, and how many the model has seen end. The taking
+    /// back of a change reaches the screens in a main-actor job of its own, which runs
+    /// when the executor gets to it: until no screen shows the change any more, a
+    /// mutation that ended is not yet settled.
     private let mutationsEnded = Locked(0)
-    private let mutationsSettled = Locked(0)
+    private var mutationsSeenEnded = 0
+    private var mutationsHaveSettled = true
+    /// How many drains the end of a run waits, at most, for a change to be taken back.
+    private static let settlingDrains = 1_000
     /// The kind each screen last asked for.
     private var asked: [Kind?] = [nil, nil]
     /// How many values each screen had configured at the last check.
@@ -111,10 +115,18 @@ private struct SwitchRun {
         // Answers whatever arrives until every task and mutation has ended and no
         // screen loads: a request can still arrive after the others were answered (an
         // invalidation's reload, say), and a hang never ends.
+        var settlingDrains = 0
         while finished.value < tasks.count || !transport.pending.isEmpty
             || mutationsInFlight.withLock({ $0 }) > 0 || !mutationsHaveSettled
             || screens.contains(where: { $0.loadingState.isLoading })
         {
+            if !mutationsHaveSettled, mutationsInFlight.withLock({ $0 }) == 0 {
+                settlingDrains += 1
+                guard settlingDrains < Self.settlingDrains else {
+                    violations.append("a change taken back never reached the screens")
+                    return report()
+                }
+            }
             let seen = progress.value
             let pending = transport.pending
             for pending in pending {
@@ -288,16 +300,9 @@ private struct SwitchRun {
     /// every moment, so this only widens what is checked between steps; the end of a
     /// run awaits every task.
     private func drain() async {
-        let ended = mutationsEnded.withLock { $0 }
-        defer { mutationsSettled.withLock { $0 = max($0, ended) } }
         for _ in 0..<30 {
             await Task.yield()
         }
-    }
-
-    /// Whether every mutation that ended has had a drain since.
-    private var mutationsHaveSettled: Bool {
-        mutationsEnded.withLock { $0 } <= mutationsSettled.withLock { $0 }
     }
 
     private mutating func check() {
@@ -306,7 +311,16 @@ private struct SwitchRun {
             cancelledMutations.withLock { $0 = 0 }
             noteReloads(after: .resource(resources[.a]!))
         }
-        let changing = mutationsInFlight.withLock { $0 } > 0 || !mutationsHaveSettled
+        let ended = mutationsEnded.withLock { $0 }
+        if ended > mutationsSeenEnded {
+            mutationsSeenEnded = ended
+            mutationsHaveSettled = false
+        }
+        let inFlight = mutationsInFlight.withLock { $0 } > 0
+        if !inFlight, !screens.contains(where: { $0.ids?.contains(999) == true }) {
+            mutationsHaveSettled = true
+        }
+        let changing = inFlight || !mutationsHaveSettled
         defer { changedSinceCheck = changing }
         for (index, screen) in screens.enumerated() {
             let expected = asked[index]?.expected
