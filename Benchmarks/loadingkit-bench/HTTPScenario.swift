@@ -65,6 +65,7 @@ struct HTTPScenario {
                 )
             )
         }
+        rows += try await againstPeer(rounds: rounds)
         var control = Interleaved(rounds: rounds)
         let aa = try await control.compare {
             try await baselineSequential("/small", count: quick ? 10 : 40)
@@ -75,6 +76,54 @@ struct HTTPScenario {
             Row("A/A control (baseline vs baseline)", aa, budget: 1.03, note: "the noise floor")
         )
         return rows
+    }
+
+    /// The kit against ``PeerClient``, the design users would otherwise pick, 1 KB.
+    private func againstPeer(rounds: Int) async throws -> [Row] {
+        let count = quick ? 10 : 40
+        let peer = PeerClient()
+        var interleaved = Interleaved(rounds: rounds)
+        let sequential = try await interleaved.compare {
+            try await kitSequential("/small", count: count)
+        } baseline: {
+            let state = BaselineState<[BenchItem]>()
+            return try await Measure.time(operations: count) {
+                for index in 0..<count {
+                    state.isLoading = true
+                    state.value = try await peer.value(
+                        [BenchItem].self,
+                        at: url("/small", "p\(index)")
+                    )
+                    state.isLoading = false
+                }
+            }
+        }
+        let concurrent = try await interleaved.compare {
+            try await kitConcurrent("/small", perWorker: max(1, count / 8))
+        } baseline: {
+            let states = (0..<16).map { _ in BaselineState<[BenchItem]>() }
+            let urls = urls("/small", "p", perWorker: max(1, count / 8))
+            return try await Measure.time(operations: 16 * max(1, count / 8)) {
+                let workers = zip(states, urls).map { state, list in
+                    Task { @MainActor in
+                        for url in list {
+                            state.isLoading = true
+                            state.value = try await peer.value([BenchItem].self, at: url)
+                            state.isLoading = false
+                        }
+                    }
+                }
+                for worker in workers {
+                    try await worker.value
+                }
+            }
+        }
+        let note =
+            "Loading.load vs an actor client in kean/Get's manner (delegate queue, detached decode)"
+        return [
+            Row("peer http-sequential 1 KB", sequential, budget: 1.0, note: note),
+            Row("peer http-concurrent-16 1 KB", concurrent, budget: 1.0, note: note),
+        ]
     }
 
     private func url(_ path: String, _ tag: String) -> URL {

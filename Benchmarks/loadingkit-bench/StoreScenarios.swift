@@ -30,7 +30,37 @@ struct StoreScenarios {
     }
 
     func run() async throws -> [Row] {
-        try await [lookup(), secondScreen(), propagation(), coldStart()]
+        try await [miss(), lookup(), secondScreen(), propagation(), coldStart()]
+    }
+
+    /// A load whose value is stored against the same load with the store switched off.
+    private func miss() async throws -> Row {
+        let stored = BenchScreen<[BenchItem]>(
+            webservice: Webservice(transport: InstantTransport(body: body))
+        )
+        let unstored = BenchScreen<[BenchItem]>(
+            webservice: Webservice(
+                transport: InstantTransport(body: body),
+                configuration: .init(storage: .disabled)
+            )
+        )
+        let loads = quick ? 200 : 2_000
+        var interleaved = Interleaved(rounds: quick ? 3 : 21)
+        let comparison = await interleaved.compare {
+            await Measure.time(operations: loads) {
+                for _ in 0..<loads { await stored.load(resource: resource(0), policy: .force) }
+            }
+        } baseline: {
+            await Measure.time(operations: loads) {
+                for _ in 0..<loads { await unstored.load(resource: resource(0), policy: .force) }
+            }
+        }
+        return Row(
+            "store-miss",
+            comparison,
+            budget: 1.01,
+            note: "a load whose value is stored vs the same load with storage disabled"
+        )
     }
 
     /// Looking up a value in a store of 10,000 against a store of 10.
@@ -87,7 +117,7 @@ struct StoreScenarios {
         return Row(
             "store-second-screen",
             comparison,
-            budget: 1.0,
+            budget: 0.1,
             note: "a screen shown a fresh stored value (0 requests) vs one loading it"
         )
     }

@@ -4,7 +4,8 @@ import Foundation
 let usage = """
     usage: loadingkit-bench [scenario…] [--json PATH] [--quick]
 
-    scenarios: http, mock-cycle, pagination, refresh-merge, coalescing, memory, store
+    scenarios: http, mock-cycle, pagination, refresh-merge, coalescing, memory, store,
+      workload
       (default: all)
       --json PATH  also write the results as JSON to PATH
       --quick      a short run that checks every scenario executes
@@ -35,6 +36,7 @@ while !arguments.isEmpty {
 
 let all = [
     "http", "mock-cycle", "pagination", "refresh-merge", "coalescing", "memory", "store",
+    "workload",
 ]
 if let unknown = selected.first(where: { !all.contains($0) }) {
     print("unknown scenario: \(unknown)\n\n\(usage)")
@@ -58,6 +60,7 @@ for scenario in scenarios {
         case "refresh-merge": rows += try await mock.refreshMerge()
         case "coalescing": rows += try await mock.coalescing()
         case "store": rows += try await StoreScenarios(quick: quick).run()
+        case "workload": rows += try await WorkloadScenario(quick: quick).run()
         default: rows += try await mock.memory()
         }
     } catch {

@@ -1,0 +1,163 @@
+import Foundation
+import LoadingKit
+import LoadingKitTesting
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A scripted app session over loopback, through the kit and written by hand: a list,
+/// 20 detail screens opened from it and closed (ten items, each opened twice), back to
+/// the list, a pull-to-refresh, five more pages, and the list opened again. The server
+/// answers as APIs commonly do: `Cache-Control: max-age=60` and an `ETag` it honours.
+///
+/// The hand-written session does what screens written without a kit commonly do: every
+/// screen loads what it shows when it appears, with `URLSession` and `JSONDecoder`.
+@MainActor
+struct WorkloadScenario {
+    let quick: Bool
+    let server: LoopbackServer
+    let transport = URLSessionTransport()
+    private nonisolated static let pageSize = 20
+    private nonisolated static let details = 10
+
+    init(quick: Bool) throws {
+        self.quick = quick
+        server = try LoopbackServer()
+        server.route("/items") { request in
+            let page = request.query("page").flatMap(Int.init) ?? 1
+            let items = ((page - 1) * Self.pageSize..<page * Self.pageSize).map {
+                BenchItem(id: $0, title: "Item number \($0) with some text")
+            }
+            return Self.answer(request, tag: "p\(page)", body: try! JSONEncoder().encode(items))
+        }
+        for id in 0..<Self.details {
+            let body = try JSONEncoder().encode(BenchItem(id: id, title: "Details of \(id)"))
+            server.route("/items/\(id)") { request in
+                Self.answer(request, tag: "d\(id)", body: body)
+            }
+        }
+    }
+
+    /// `304` when the request names the current tag, else the body.
+    private nonisolated static func answer(
+        _ request: LoopbackServer.Request,
+        tag: String,
+        body: Data
+    ) -> MockResponse {
+        let etag = "\"\(tag)\""
+        let headers = ["Cache-Control": "max-age=60", "ETag": etag]
+        if request.header("If-None-Match") == etag {
+            return MockResponse(statusCode: 304, headers: headers)
+        }
+        return MockResponse(
+            headers: headers.merging(["Content-Type": "application/json"]) { $1 },
+            body: body
+        )
+    }
+
+    func run() async throws -> [Row] {
+        var kitRequests: [Double] = []
+        var handRequests: [Double] = []
+        var interleaved = Interleaved(rounds: quick ? 3 : 15)
+        let comparison = try await interleaved.compare {
+            let before = server.requests.count
+            let sample = try await Measure.time(operations: 1) { try await kitSession() }
+            kitRequests.append(Double(server.requests.count - before))
+            return sample
+        } baseline: {
+            let before = server.requests.count
+            let sample = try await Measure.time(operations: 1) { try await handWrittenSession() }
+            handRequests.append(Double(server.requests.count - before))
+            return sample
+        }
+        let requests = Spread(zip(kitRequests, handRequests).map { $0 / $1 })
+        return [
+            Row(
+                scenario: "workload session: requests",
+                metric: "count",
+                kit: Spread(kitRequests).median,
+                baseline: Spread(handRequests).median,
+                ratio: requests,
+                budget: 0.5,
+                note: "requests of a scripted app session vs the same session by hand"
+            ),
+            Row(
+                "workload session: CPU",
+                comparison,
+                budget: 0.6,
+                note: "CPU of the scripted session vs the same session by hand"
+            ),
+        ]
+    }
+
+    private func pageURL(_ page: Int) -> URL {
+        server.url("/items?page=\(page)&per_page=\(Self.pageSize)")
+    }
+
+    private func detailURL(_ id: Int) -> URL {
+        server.url("/items/\(id)")
+    }
+
+    /// The session through the kit, on a fresh webservice and its store.
+    private func kitSession() async throws {
+        let webservice = Webservice(transport: transport)
+        let list = WorkloadList(webservice: webservice, url: server.url("/items"))
+        await list.loadFirstPage()
+        for id in Array(0..<Self.details) + Array(0..<Self.details) {
+            let detail = BenchScreen<BenchItem>(webservice: webservice)
+            await detail.load(resource: Resource(url: detailURL(id)))
+        }
+        await list.loadingDidAppear()?.finish()
+        await list.reload()
+        for _ in 0..<5 {
+            await list.loadNextPage()
+        }
+        let reopened = WorkloadList(webservice: webservice, url: server.url("/items"))
+        await reopened.loadFirstPage()
+        precondition(reopened.loadingState.content?.count == Self.pageSize)
+    }
+
+    /// The same session written by hand.
+    private func handWrittenSession() async throws {
+        let session = transport.session
+        let list = BaselineState<[BenchItem]>()
+        list.value = try await HTTPScenario.fetch(session: session, url: pageURL(1))
+        for id in Array(0..<Self.details) + Array(0..<Self.details) {
+            let detail = BaselineState<BenchItem>()
+            detail.value = try await HTTPScenario.fetch(session: session, url: detailURL(id))
+        }
+        list.value = try await HTTPScenario.fetch(session: session, url: pageURL(1))
+        list.value = try await HTTPScenario.fetch(session: session, url: pageURL(1))
+        for page in 2...6 {
+            let items: [BenchItem] = try await HTTPScenario.fetch(
+                session: session,
+                url: pageURL(page)
+            )
+            list.value?.append(contentsOf: items)
+        }
+        let reopened = BaselineState<[BenchItem]>()
+        reopened.value = try await HTTPScenario.fetch(session: session, url: pageURL(1))
+        precondition(reopened.value?.count == Self.pageSize)
+    }
+}
+
+/// The paginated list of the workload.
+@MainActor
+final class WorkloadList: Paginating {
+    var loadingState = LoadingState<[BenchItem]>()
+    var pagination = PaginationState<Int>()
+    let webservice: Webservice
+    let url: URL
+
+    init(webservice: Webservice, url: URL) {
+        self.webservice = webservice
+        self.url = url
+    }
+
+    func configure(value: [BenchItem]) {}
+
+    func resource(forPage page: Int?) -> Resource<Page<BenchItem, Int>> {
+        .pageNumber(url: url, page: page, size: 20)
+    }
+}
