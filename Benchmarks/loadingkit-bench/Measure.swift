@@ -106,4 +106,6 @@ struct Comparison {
     var wallRatio: Spread { Spread(zip(kit, baseline).map { $0.wall / $1.wall }) }
     var kitCPU: Spread { Spread(kit.map(\.cpu)) }
     var baselineCPU: Spread { Spread(baseline.map(\.cpu)) }
+    var kitWall: Spread { Spread(kit.map(\.wall)) }
+    var baselineWall: Spread { Spread(baseline.map(\.wall)) }
 }

@@ -4,7 +4,7 @@ import Foundation
 struct Row: Codable {
     /// The scenario and variant, such as `http-sequential 1 KB`.
     let scenario: String
-    /// What is compared: `cpu` (seconds per operation), `count`, or `rss`.
+    /// What is compared: `cpu` or `wall` (seconds per operation), `count`, or `rss`.
     let metric: String
     /// The kit's median.
     let kit: Double
@@ -40,6 +40,20 @@ struct Row: Codable {
         self.budget = budget
         self.withinBudget = ratio.median <= budget
         self.note = note
+    }
+
+    /// A row judged on wall time per operation, for a budget in time to a result.
+    init(judgedOnWall scenario: String, _ comparison: Comparison, budget: Double, note: String) {
+        self.init(
+            scenario: scenario,
+            metric: "wall",
+            kit: comparison.kitWall.median,
+            baseline: comparison.baselineWall.median,
+            ratio: comparison.wallRatio,
+            wallRatio: comparison.wallRatio,
+            budget: budget,
+            note: note
+        )
     }
 
     /// A row comparing CPU time per operation.
@@ -93,7 +107,7 @@ struct Report: Codable {
 
     private func format(_ value: Double, _ metric: String) -> String {
         switch metric {
-        case "cpu":
+        case "cpu", "wall":
             value < 1e-3
                 ? String(format: "%.1f µs", value * 1e6) : String(format: "%.2f ms", value * 1e3)
         case "rss": String(format: "%.0f KiB", value)
