@@ -82,41 +82,22 @@ struct HTTPScenario {
     private func againstPeer(rounds: Int) async throws -> [Row] {
         let count = quick ? 10 : 40
         let peer = PeerClient()
+        let load: Load = { url in try await peer.value([BenchItem].self, at: url) }
         var interleaved = Interleaved(rounds: rounds)
         let sequential = try await interleaved.compare {
             try await kitSequential("/small", count: count)
         } baseline: {
-            let state = BaselineState<[BenchItem]>()
-            return try await Measure.time(operations: count) {
-                for index in 0..<count {
-                    state.isLoading = true
-                    state.value = try await peer.value(
-                        [BenchItem].self,
-                        at: url("/small", "p\(index)")
-                    )
-                    state.isLoading = false
-                }
-            }
+            try await baselineSequential("/small", count: count, tag: "p", load: load)
         }
         let concurrent = try await interleaved.compare {
             try await kitConcurrent("/small", perWorker: max(1, count / 8))
         } baseline: {
-            let states = (0..<16).map { _ in BaselineState<[BenchItem]>() }
-            let urls = urls("/small", "p", perWorker: max(1, count / 8))
-            return try await Measure.time(operations: 16 * max(1, count / 8)) {
-                let workers = zip(states, urls).map { state, list in
-                    Task { @MainActor in
-                        for url in list {
-                            state.isLoading = true
-                            state.value = try await peer.value([BenchItem].self, at: url)
-                            state.isLoading = false
-                        }
-                    }
-                }
-                for worker in workers {
-                    try await worker.value
-                }
-            }
+            try await baselineConcurrent(
+                "/small",
+                perWorker: max(1, count / 8),
+                tag: "p",
+                load: load
+            )
         }
         let note =
             "Loading.load vs an actor client in kean/Get's manner (delegate queue, detached decode)"
@@ -144,13 +125,23 @@ struct HTTPScenario {
         }
     }
 
-    private func baselineSequential(_ path: String, count: Int) async throws -> Sample {
+    /// How a baseline loads one URL.
+    typealias Load = @Sendable (URL) async throws -> [BenchItem]
+
+    /// `count` loads one after the other, each assigned to main-actor state; by default
+    /// through the hand-written fetch on the transport's session.
+    private func baselineSequential(
+        _ path: String,
+        count: Int,
+        tag: String = "b",
+        load: Load? = nil
+    ) async throws -> Sample {
         let state = BaselineState<[BenchItem]>()
-        let session = transport.session
+        let load = load ?? handWritten
         return try await Measure.time(operations: count) {
             for index in 0..<count {
                 state.isLoading = true
-                state.value = try await Self.fetch(session: session, url: url(path, "b\(index)"))
+                state.value = try await load(url(path, "\(tag)\(index)"))
                 state.isLoading = false
             }
         }
@@ -174,16 +165,22 @@ struct HTTPScenario {
         }
     }
 
-    private func baselineConcurrent(_ path: String, perWorker: Int) async throws -> Sample {
+    /// 16 workers loading one after the other, as ``baselineSequential(_:count:tag:load:)``.
+    private func baselineConcurrent(
+        _ path: String,
+        perWorker: Int,
+        tag: String = "b",
+        load: Load? = nil
+    ) async throws -> Sample {
         let states = (0..<16).map { _ in BaselineState<[BenchItem]>() }
-        let session = transport.session
-        let urls = urls(path, "b", perWorker: perWorker)
+        let load = load ?? handWritten
+        let urls = urls(path, tag, perWorker: perWorker)
         return try await Measure.time(operations: 16 * perWorker) {
             let workers = zip(states, urls).map { state, list in
                 Task { @MainActor in
                     for url in list {
                         state.isLoading = true
-                        state.value = try await Self.fetch(session: session, url: url)
+                        state.value = try await load(url)
                         state.isLoading = false
                     }
                 }
@@ -192,6 +189,12 @@ struct HTTPScenario {
                 try await worker.value
             }
         }
+    }
+
+    /// The hand-written load on the transport's session.
+    private var handWritten: Load {
+        let session = transport.session
+        return { url in try await Self.fetch(session: session, url: url) }
     }
 
     /// The hand-written load: a completion-handler data task and a decode.

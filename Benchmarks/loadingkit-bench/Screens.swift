@@ -59,3 +59,26 @@ final class BaselineState<Value> {
     var value: Value?
     var isLoading = false
 }
+
+/// A screen that tells when it is first configured.
+@MainActor
+final class FirstValueScreen: Loading {
+    var loadingState = LoadingState<[BenchItem]>()
+    let webservice: Webservice
+    /// Resumed once, when the screen is first configured or its load fails.
+    var shown: CheckedContinuation<Void, Never>?
+
+    init(webservice: Webservice) {
+        self.webservice = webservice
+    }
+
+    func configure(value: [BenchItem]) {
+        shown?.resume()
+        shown = nil
+    }
+
+    func loadDidFail(_ error: LoadingError) {
+        shown?.resume()
+        shown = nil
+    }
+}

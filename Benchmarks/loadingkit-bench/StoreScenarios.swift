@@ -33,7 +33,8 @@ struct StoreScenarios {
         try await [miss(), lookup(), secondScreen(), propagation(), coldStart()]
     }
 
-    /// A load whose value is stored against the same load with the store switched off.
+    /// A load of a resource not stored yet, whose value is then stored, against the same
+    /// load with the store switched off; each load is of a new resource.
     private func miss() async throws -> Row {
         let stored = BenchScreen<[BenchItem]>(
             webservice: Webservice(transport: InstantTransport(body: body))
@@ -45,21 +46,28 @@ struct StoreScenarios {
             )
         )
         let loads = quick ? 200 : 2_000
+        var next = 0
         var interleaved = Interleaved(rounds: quick ? 3 : 21)
         let comparison = await interleaved.compare {
             await Measure.time(operations: loads) {
-                for _ in 0..<loads { await stored.load(resource: resource(0), policy: .force) }
+                for _ in 0..<loads {
+                    next += 1
+                    await stored.load(resource: resource(next))
+                }
             }
         } baseline: {
             await Measure.time(operations: loads) {
-                for _ in 0..<loads { await unstored.load(resource: resource(0), policy: .force) }
+                for _ in 0..<loads {
+                    next += 1
+                    await unstored.load(resource: resource(next))
+                }
             }
         }
         return Row(
             "store-miss",
             comparison,
             budget: 1.01,
-            note: "a load whose value is stored vs the same load with storage disabled"
+            note: "a load of a new resource, stored, vs the same load with storage disabled"
         )
     }
 
@@ -96,9 +104,9 @@ struct StoreScenarios {
             let webservice = try await filled(1)
             return await Measure.time(operations: screens) {
                 for _ in 0..<screens {
-                    BenchScreen<[BenchItem]>(webservice: webservice).startLoading(
+                    await BenchScreen<[BenchItem]>(webservice: webservice).startLoading(
                         resource: resource(0)
-                    )
+                    ).finish()
                 }
             }
         } baseline: {
@@ -172,7 +180,7 @@ struct StoreScenarios {
                 for _ in 0..<starts {
                     let screen = FirstValueScreen(
                         webservice: Webservice(
-                            transport: FailingTransport(),
+                            transport: SilentTransport(),
                             configuration: .init(persistentStore: store)
                         )
                     )
@@ -200,29 +208,5 @@ struct StoreScenarios {
             budget: 1.0,
             note: "a new webservice's screen showing the persisted value vs decoding it"
         )
-    }
-}
-
-/// A screen that tells when it is first configured.
-@MainActor
-final class FirstValueScreen: Loading {
-    var loadingState = LoadingState<[BenchItem]>()
-    let webservice: Webservice
-    var shown: CheckedContinuation<Void, Never>?
-
-    init(webservice: Webservice) {
-        self.webservice = webservice
-    }
-
-    func configure(value: [BenchItem]) {
-        shown?.resume()
-        shown = nil
-    }
-}
-
-/// A transport that never answers, for a cold start measured up to the network.
-struct FailingTransport: Transport {
-    func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
-        throw URLError(.notConnectedToInternet)
     }
 }

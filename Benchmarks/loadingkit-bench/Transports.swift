@@ -63,3 +63,12 @@ final class CountingTransport: Transport {
 private func ok(_ request: URLRequest) -> HTTPURLResponse {
     HTTPURLResponse(url: request.url!, statusCode: 200, httpVersion: nil, headerFields: nil)!
 }
+
+/// A transport that answers nothing until its request is cancelled, for a cold start
+/// measured up to the network.
+struct SilentTransport: Transport {
+    func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+        try await Task.sleep(for: .seconds(3600))
+        throw CancellationError()
+    }
+}

@@ -18,7 +18,7 @@ struct WorkloadScenario {
     let quick: Bool
     let server: LoopbackServer
     let transport = URLSessionTransport()
-    private nonisolated static let pageSize = 20
+    nonisolated static let pageSize = 20
     private nonisolated static let details = 10
 
     init(quick: Bool) throws {
@@ -158,6 +158,6 @@ final class WorkloadList: Paginating {
     func configure(value: [BenchItem]) {}
 
     func resource(forPage page: Int?) -> Resource<Page<BenchItem, Int>> {
-        .pageNumber(url: url, page: page, size: 20)
+        .pageNumber(url: url, page: page, size: WorkloadScenario.pageSize)
     }
 }

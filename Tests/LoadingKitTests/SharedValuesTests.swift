@@ -317,4 +317,45 @@ struct SharedValuesTests {
         #expect(mock.requests.count == 2)
         #expect(webservice.storedValueCount == 0)
     }
+
+    @Test("a screen that replaces its state while a stored value is shown still ends its load")
+    func stateReplacedWhileShowingStoredValue() async {
+        mock.respond(
+            to: "/posts",
+            with: .json(Post.list([1])).header("Cache-Control", "max-age=60")
+        )
+        mock.respond(to: "/posts", with: .json(Post.list([1, 2])))
+        let webservice = webservice()
+        await screen(on: webservice).load(resource: resource("/posts"))
+        clock.advance(by: .seconds(61))
+
+        let resetting = ResettingScreen(webservice: webservice, clock: clock)
+        await resetting.load(resource: resource("/posts"))
+        #expect(resetting.resets == 1)
+        #expect(resetting.loadingState.activity == .idle)
+        #expect(resetting.loadingState.content?.map(\.id) == [1, 2])
+        #expect(mock.requests.count == 2)
+    }
+}
+
+/// A screen that starts over with a new state the first time it is configured — the
+/// runtime the state carries is replaced in the middle of a load's first step.
+@MainActor
+private final class ResettingScreen: Loading {
+    var loadingState = LoadingState<[Post]>()
+    let webservice: Webservice
+    let loadingClock: any LoadingClock
+    private(set) var resets = 0
+
+    init(webservice: Webservice, clock: any LoadingClock) {
+        self.webservice = webservice
+        self.loadingClock = clock
+    }
+
+    func configure(value: [Post]) {
+        if resets == 0 {
+            resets += 1
+            loadingState = LoadingState()
+        }
+    }
 }

@@ -23,14 +23,9 @@ struct LoadingEngine<Loader: Loading> {
     typealias Value = Loader.ResourceType
 
     let loader: Loader
-    /// The loader's bookkeeping, claimed once as the engine is made.
-    let record: LoadingRuntime<Value>
 
-    /// The engine of `loader`.
-    init(loader: Loader) {
-        self.loader = loader
-        record = loader.loadingRuntime
-    }
+    /// The loader's bookkeeping.
+    var record: LoadingRuntime<Value> { loader.loadingRuntime }
 
     // MARK: - 1. Begin
 
