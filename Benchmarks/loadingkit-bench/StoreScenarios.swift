@@ -47,21 +47,19 @@ struct StoreScenarios {
         )
         let loads = quick ? 200 : 2_000
         var next = 0
+        func loadNewResources(on screen: BenchScreen<[BenchItem]>) async -> Sample {
+            await Measure.time(operations: loads) {
+                for _ in 0..<loads {
+                    next += 1
+                    await screen.load(resource: resource(next))
+                }
+            }
+        }
         var interleaved = Interleaved(rounds: quick ? 3 : 21)
         let comparison = await interleaved.compare {
-            await Measure.time(operations: loads) {
-                for _ in 0..<loads {
-                    next += 1
-                    await stored.load(resource: resource(next))
-                }
-            }
+            await loadNewResources(on: stored)
         } baseline: {
-            await Measure.time(operations: loads) {
-                for _ in 0..<loads {
-                    next += 1
-                    await unstored.load(resource: resource(next))
-                }
-            }
+            await loadNewResources(on: unstored)
         }
         return Row(
             "store-miss",
