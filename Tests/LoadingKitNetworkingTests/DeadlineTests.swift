@@ -1,4 +1,5 @@
 import Foundation
+import LoadingKitFixtures
 import LoadingKitNetworking
 import LoadingKitTesting
 import Testing
@@ -45,6 +46,20 @@ struct DeadlineTests {
         await clock.waitForSleepers(1)
         clock.advance(by: .seconds(2))
         await expectTimedOut { _ = try await load.value }
+    }
+
+    @Test("a deadline is kept on a clock with instants of its own")
+    func deadlineOnAnyClock() async throws {
+        let server = try slowServer(every: .milliseconds(500))
+        let clock = SteppingClock()
+        let transport = URLSessionTransport(configuration: .init(timeout: 10, clock: clock))
+        let slow = Resource<String>(request: URLRequest(url: server.url("/slow"))) { data, _ in
+            String(decoding: data, as: UTF8.self)
+        }.timeout(2)
+        // The clock jumps to each deadline as soon as it is slept on.
+        await expectTimedOut { _ = try await Webservice(transport: transport).load(slow) }
+        #expect(clock.sleeps.count == 1)
+        #expect(clock.sleeps.allSatisfy { $0 > .seconds(1.9) && $0 <= .seconds(2) })
     }
 
     @Test("a trickling body ends at the deadline on the live clock, not when it is complete")

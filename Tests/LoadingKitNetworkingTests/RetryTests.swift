@@ -1,4 +1,5 @@
 import Foundation
+import LoadingKitFixtures
 import LoadingKitNetworking
 import LoadingKitTesting
 import Testing
@@ -52,6 +53,22 @@ struct RetryTests {
         )
         #expect(attempts.withLock { $0.map(\.number) } == [2, 3, 4])
         #expect(mock.requests.count == 4)
+    }
+
+    @Test("any Clock<Duration> times the backoff, one with instants of its own too")
+    func backoffOnAnyClock() async throws {
+        mock.respond(to: "/episodes/1", with: .status(503))
+        mock.respond(to: "/episodes/1", with: .status(503))
+        mock.respond(to: "/episodes/1", with: .json(pilot))
+        let stepping = SteppingClock()
+        let webservice = Webservice(
+            transport: mock,
+            configuration: .init(retry: seeded(), clock: stepping)
+        )
+        #expect(try await webservice.load(episode) == pilot)
+        let reference = seeded()
+        #expect(stepping.sleeps == (1...2).map { reference.delay(beforeRetry: $0) })
+        #expect(clock.sleeps.isEmpty)
     }
 
     @Test("the delay never exceeds the cap")

@@ -1,5 +1,6 @@
 import Foundation
 import LoadingKit
+import LoadingKitFixtures
 import LoadingKitTesting
 import Testing
 
@@ -8,12 +9,12 @@ import Testing
 final class FreshScreen: Loading {
     var loadingState = LoadingState<Episode>()
     let webservice: Webservice
-    let loadingClock: any LoadingClock
+    let loadingClock: any Clock<Duration>
     var maxAge: Duration? = .seconds(60)
     var failureRetryInterval: Duration = .seconds(10)
     private(set) var configured: [String] = []
 
-    init(transport: any Transport, clock: ManualClock) {
+    init(transport: any Transport, clock: any Clock<Duration>) {
         webservice = Webservice(transport: transport)
         loadingClock = clock
     }
@@ -51,6 +52,23 @@ struct FreshnessTests {
         await task.finish()
         #expect(screen.configured == ["Pilot", "Fresh"])
         #expect(screen.loadingState.loadedAt == clock.now)
+    }
+
+    @Test("freshness is kept on any Clock<Duration>, one with instants of its own too")
+    func maxAgeOnAnyClock() async throws {
+        mock.respond(to: "/episodes/1", with: .json(pilot))
+        mock.respond(to: "/episodes/1", with: .json(Episode(id: 1, title: "Fresh")))
+        let stepping = SteppingClock()
+        let screen = FreshScreen(transport: mock, clock: stepping)
+        await screen.load(resource: Episode.resource(id: 1))
+        let loadedAt = try #require(screen.loadingState.loadedAt)
+        stepping.advance(by: .seconds(59))
+        await screen.load(resource: Episode.resource(id: 1))
+        #expect(mock.requests.count == 1)
+        stepping.advance(by: .seconds(2))
+        await screen.load(resource: Episode.resource(id: 1))
+        #expect(screen.configured == ["Pilot", "Fresh"])
+        #expect(loadedAt.duration(to: try #require(screen.loadingState.loadedAt)) == .seconds(61))
     }
 
     @Test("after a failure, ifNeeded waits the retry interval")

@@ -344,10 +344,10 @@ struct SharedValuesTests {
 private final class ResettingScreen: Loading {
     var loadingState = LoadingState<[Post]>()
     let webservice: Webservice
-    let loadingClock: any LoadingClock
+    let loadingClock: any Clock<Duration>
     private(set) var resets = 0
 
-    init(webservice: Webservice, clock: any LoadingClock) {
+    init(webservice: Webservice, clock: any Clock<Duration>) {
         self.webservice = webservice
         self.loadingClock = clock
     }

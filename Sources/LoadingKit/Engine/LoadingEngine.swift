@@ -108,7 +108,7 @@ struct LoadingEngine<Loader: Loading> {
     /// is ``Loading/maxAge`` when set, else what the content's response said.
     private var isCurrent: Bool {
         let state = loader.loadingState
-        let now = loader.loadingClock.now
+        let now = loader.loadingClock.continuousNow
         if state.error != nil || state.content == nil {
             guard let failedAt = state.failedAt else { return false }
             return failedAt.duration(to: now) < loader.failureRetryInterval
@@ -251,7 +251,7 @@ struct LoadingEngine<Loader: Loading> {
                 return
             }
             recordFailure?(loader, failure)
-            let now = loader.loadingClock.now
+            let now = loader.loadingClock.continuousNow
             update { state in
                 if recordFailure == nil {
                     state.error = failure
@@ -349,7 +349,7 @@ struct LoadingEngine<Loader: Loading> {
     /// Records that the content is current — loaded now, no error, nothing in flight —
     /// together with `change`, in one state change.
     func markLoaded(changing change: (inout LoadingState<Value>) -> Void = { _ in }) {
-        let now = loader.loadingClock.now
+        let now = loader.loadingClock.continuousNow
         update { state in
             change(&state)
             state.error = nil

@@ -99,8 +99,9 @@ public protocol Loading: AnyObject, Sendable {
     /// Default: `.zero`, at once.
     var failureRetryInterval: Duration { get }
 
-    /// The clock of load times and freshness. Default: `ContinuousClock()`.
-    var loadingClock: any LoadingClock { get }
+    /// The clock of load times and freshness: any `Clock<Duration>`. Default:
+    /// `ContinuousClock()`.
+    var loadingClock: any Clock<Duration> { get }
 
     /// What the default implementations do for this kind of loader: one value for a
     /// ``Loading`` type, a window of pages for a ``Paginating`` one. Supplied by the
@@ -155,7 +156,7 @@ extension Loading {
     public var failureRetryInterval: Duration { .zero }
 
     /// `ContinuousClock()`.
-    public var loadingClock: any LoadingClock { ContinuousClock() }
+    public var loadingClock: any Clock<Duration> { ContinuousClock() }
 
     /// One value: a load replaces it; a reload loads ``resource`` or the last resource
     /// again.

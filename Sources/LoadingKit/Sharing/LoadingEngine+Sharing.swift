@@ -67,8 +67,8 @@ extension LoadingEngine {
         record.identities = .unknown
         record.forgetRemovedItems()
         let empty = configureIfShown(value)
-        let age = entry.loadedAt.duration(to: webservice.configuration.clock.now)
-        let loadedAt = loader.loadingClock.now.advanced(by: .zero - age)
+        let age = entry.loadedAt.duration(to: webservice.configuration.clock.continuousNow)
+        let loadedAt = loader.loadingClock.continuousNow.advanced(by: .zero - age)
         update { state in
             state.content = value
             state.isEmpty = empty

@@ -1,4 +1,4 @@
-/// Runs actions at deadlines on a ``LoadingClock`` with one sleeping task for all of
+/// Runs actions at deadlines on a clock with one sleeping task for all of
 /// them: registering and cancelling a deadline takes a lock, not a task, so a
 /// deadline per request is cheap.
 ///
@@ -19,10 +19,10 @@ final class DeadlineScheduler: Sendable {
         var wake: ContinuousClock.Instant?
     }
 
-    private let clock: any LoadingClock
+    private let clock: any Clock<Duration>
     private let state = Locked(State())
 
-    init(clock: any LoadingClock) {
+    init(clock: any Clock<Duration>) {
         self.clock = clock
     }
 
@@ -56,7 +56,7 @@ final class DeadlineScheduler: Sendable {
     private func sleep(until target: ContinuousClock.Instant) {
         let clock = self.clock
         Task { [weak self] in
-            try? await clock.sleep(until: target)
+            try? await clock.sleep(untilContinuous: target)
             self?.wake(from: target)
         }
     }
@@ -64,7 +64,7 @@ final class DeadlineScheduler: Sendable {
     /// Runs what is due and sleeps again until the earliest deadline left, unless an
     /// earlier sleeper will.
     private func wake(from target: ContinuousClock.Instant) {
-        let now = clock.now
+        let now = clock.continuousNow
         let (due, sleepsUntil) = state.withLock { state in
             if state.wake == target {
                 state.wake = nil

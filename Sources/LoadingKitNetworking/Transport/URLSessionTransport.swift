@@ -52,7 +52,7 @@ public final class URLSessionTransport: Transport {
         public var redirects: RedirectPolicy
         /// The clock request deadlines are kept on. Default: `ContinuousClock()`;
         /// tests give a `ManualClock`.
-        public var clock: any LoadingClock
+        public var clock: any Clock<Duration>
 
         /// Creates a configuration.
         ///
@@ -69,7 +69,7 @@ public final class URLSessionTransport: Transport {
             maximumConnectionsPerHost: Int = 6,
             additionalHeaders: [String: String] = [:],
             redirects: RedirectPolicy = RedirectPolicy(),
-            clock: any LoadingClock = ContinuousClock()
+            clock: any Clock<Duration> = ContinuousClock()
         ) {
             self.maximumResponseSize = maximumResponseSize
             self.timeout = timeout
@@ -155,7 +155,7 @@ public final class URLSessionTransport: Transport {
     private func deadline(for request: URLRequest) -> ContinuousClock.Instant? {
         let seconds = request.timeoutInterval
         guard seconds.isFinite, seconds > 0, seconds < Self.longestTimeout else { return nil }
-        return configuration.clock.now.advanced(by: .seconds(seconds))
+        return configuration.clock.continuousNow.advanced(by: .seconds(seconds))
     }
 
     /// `request` with the configuration's additional header fields it does not set,

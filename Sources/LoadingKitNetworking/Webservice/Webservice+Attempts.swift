@@ -32,7 +32,7 @@ extension Webservice {
             )
             let clock = configuration.clock
             do {
-                try await clock.sleep(until: clock.now.advanced(by: delay))
+                try await clock.sleep(for: delay)
             } catch {
                 return .failure(.cancelled)
             }
@@ -49,7 +49,7 @@ extension Webservice {
         if case .badStatus(let failure) = error, [429, 503].contains(failure.statusCode),
             let retryAfter = failure.header("Retry-After").flatMap(RetryAfter.init)
         {
-            let delay = retryAfter.delay(from: configuration.clock.currentDate)
+            let delay = retryAfter.delay(from: configuration.clock.dateNow)
             return delay <= policy.maximumRetryAfter ? (delay, true) : nil
         }
         return (policy.delay(beforeRetry: retry), false)
@@ -89,7 +89,7 @@ extension Webservice {
                 WebserviceError(transportError: error, url: request.url, method: resource.method)
             )
         }
-        let date = configuration.clock.currentDate
+        let date = configuration.clock.dateNow
         let fields = CacheDirectives.fields(of: response)
         if response.statusCode == 304, let conditional, let conditionalValue {
             return .success(
@@ -120,7 +120,7 @@ extension Webservice {
         let validators = Validators(response: response)
         let directives = CacheDirectives(fields: fields, receivedAt: date)
         if stores, !directives.forbidsStoring {
-            let now = configuration.clock.now
+            let now = configuration.clock.continuousNow
             let entry = store.store(value, for: identity, sequence: sequence, notifies: notifies) {
                 version in
                 StoredEntry(
@@ -182,7 +182,7 @@ extension Webservice {
                 cacheDirectives: directives
             )
         }
-        let now = configuration.clock.now
+        let now = configuration.clock.continuousNow
         let confirmed =
             store.update(identity) { entry in
                 entry.cacheFields = updated

@@ -48,9 +48,9 @@ extension Webservice {
             return nil
         }
         let age = Duration.seconds(
-            max(0, configuration.clock.currentDate.timeIntervalSince(record.storedAt))
+            max(0, configuration.clock.dateNow.timeIntervalSince(record.storedAt))
         )
-        let loadedAt = configuration.clock.now.advanced(by: .zero - age)
+        let loadedAt = configuration.clock.continuousNow.advanced(by: .zero - age)
         return store.store(value, for: identity, sequence: 0) { version in
             var entry = StoredEntry(
                 value: value,
@@ -73,7 +73,7 @@ extension Webservice {
 
     /// Writes `value` with `validators` in the background.
     func persist<A: Sendable>(_ value: A, validators: Validators?, to persistence: Persistence) {
-        let storedAt = configuration.clock.currentDate
+        let storedAt = configuration.clock.dateNow
         persistenceQueue.async {
             guard let encodable = value as? any Encodable,
                 let body = try? JSONEncoder().encode(encodable)

@@ -66,7 +66,7 @@ public final class Webservice: Sendable {
         public var persistsCredentialedRequests: Bool
         /// The clock retries wait on and stored values are timed by. Default:
         /// `ContinuousClock()`.
-        public var clock: any LoadingClock
+        public var clock: any Clock<Duration>
 
         /// Creates a configuration.
         ///
@@ -87,7 +87,7 @@ public final class Webservice: Sendable {
             storage: StorageLimits = StorageLimits(),
             persistentStore: (any ResourceStore)? = nil,
             persistsCredentialedRequests: Bool = false,
-            clock: any LoadingClock = ContinuousClock()
+            clock: any Clock<Duration> = ContinuousClock()
         ) {
             self.coalescedMethods = coalescedMethods
             self.retry = retry
@@ -109,7 +109,7 @@ public final class Webservice: Sendable {
             retry: RetryPolicy = .none,
             revalidates: Bool = true,
             revalidationCapacity: Int,
-            clock: any LoadingClock = ContinuousClock()
+            clock: any Clock<Duration> = ContinuousClock()
         ) {
             self.init(
                 coalescedMethods: coalescedMethods,

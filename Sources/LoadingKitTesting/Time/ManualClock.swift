@@ -1,8 +1,8 @@
 import Foundation
 import LoadingKitNetworking
 
-/// A clock that moves only when the test says, for exact and instant tests of
-/// backoff, `Retry-After` and freshness.
+/// A `Clock` that moves only when the test says, for exact and instant tests of
+/// backoff, `Retry-After`, deadlines and freshness — in the kit or in your own code.
 ///
 /// ```swift
 /// let clock = ManualClock()
@@ -10,11 +10,20 @@ import LoadingKitNetworking
 /// let load = Task { try await webservice.load(resource) }
 /// await clock.waitForSleepers(1)      // the first retry is waiting
 /// clock.advance(by: .milliseconds(500))
+///
+/// let twoRetries = Task { try await webservice.load(resource) }
+/// await clock.run(sleeps: 2)          // through both backoffs, however long
 /// ```
+///
+/// Its instants are `ContinuousClock.Instant`s, starting at the moment it was made,
+/// so `LoadingState.loadedAt` and the kit's deadlines read the same on both clocks.
 ///
 /// Sleepers wake, in deadline order, when time reaches their deadline; a cancelled
 /// sleeper throws `CancellationError` at once. Every requested sleep is recorded.
-public final class ManualClock: LoadingClock {
+public final class ManualClock: DatedClock {
+    /// The clock's instants: those of `ContinuousClock`.
+    public typealias Instant = ContinuousClock.Instant
+
     private struct Sleeper {
         let deadline: ContinuousClock.Instant
         let continuation: CheckedContinuation<Void, any Error>
@@ -34,6 +43,9 @@ public final class ManualClock: LoadingClock {
     private let originDate: Date
 
     /// Creates a clock standing at `date` on the wall clock.
+    ///
+    /// - Parameter date: The wall-clock date the clock starts at; `currentDate` moves
+    ///   from it as time is advanced.
     public init(date: Date = Date(timeIntervalSince1970: 1_800_000_000)) {
         origin = ContinuousClock.now
         originDate = date
@@ -50,6 +62,9 @@ public final class ManualClock: LoadingClock {
         return originDate.addingTimeInterval(seconds)
     }
 
+    /// The smallest step the clock can tell: none, it moves exactly as told.
+    public var minimumResolution: Duration { .zero }
+
     /// How much time has been advanced since the clock was made.
     public var elapsed: Duration { state.withLock { $0.elapsed } }
 
@@ -59,8 +74,13 @@ public final class ManualClock: LoadingClock {
     /// How many tasks are sleeping now.
     public var sleeperCount: Int { state.withLock { $0.sleepers.count } }
 
-    /// Suspends until the clock reaches `deadline`.
-    public func sleep(until deadline: ContinuousClock.Instant) async throws {
+    /// Suspends until the clock reaches `deadline`, whatever the tolerance.
+    ///
+    /// - Parameters:
+    ///   - deadline: The instant to wake at.
+    ///   - tolerance: Ignored: the clock wakes sleepers exactly.
+    /// - Throws: `CancellationError` at once when the task is cancelled.
+    public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
         let id = state.withLock { state in
             defer { state.nextID += 1 }
             state.sleeps.append(now(state).duration(to: deadline))
@@ -97,7 +117,10 @@ public final class ManualClock: LoadingClock {
 
     /// Moves time forward by `duration`, waking every sleeper whose deadline it
     /// reaches, earliest first.
+    ///
+    /// - Parameter duration: How far to move; a negative duration moves nothing.
     public func advance(by duration: Duration) {
+        guard duration > .zero else { return }
         let due = state.withLock { state in
             state.elapsed += duration
             let now = now(state)
@@ -113,6 +136,14 @@ public final class ManualClock: LoadingClock {
         }
     }
 
+    /// Moves time forward to `instant`, waking every sleeper whose deadline it reaches;
+    /// an instant already passed moves nothing.
+    ///
+    /// - Parameter instant: The instant to move to.
+    public func advance(to instant: Instant) {
+        advance(by: now.duration(to: instant))
+    }
+
     /// Moves time to the latest deadline of the current sleepers, waking them all.
     public func run() {
         let latest = state.withLock { state in
@@ -122,8 +153,29 @@ public final class ManualClock: LoadingClock {
     }
 
     /// Returns once `count` sleeps in all have started (or ended at once).
+    ///
+    /// - Parameter count: How many sleeps, counted since the clock was made.
     public func waitForSleepers(_ count: Int) async {
         await sleepsStarted.wait(for: count)
+    }
+
+    /// Runs the clock through the next `count` sleeps, including sleeps started by the
+    /// tasks it wakes: waits for each to start, then moves time to the earliest deadline
+    /// of the sleepers. It
+    /// returns once the last of them is woken, so code that sleeps, works and sleeps
+    /// again (retries with backoff, polling) runs to the end without a guess at how
+    /// long that takes.
+    ///
+    /// - Parameter count: How many sleeps to wait for and wake.
+    public func run(sleeps count: Int) async {
+        let started = sleepsStarted.value
+        for next in started..<started + count {
+            await sleepsStarted.wait(for: next + 1)
+            let earliest = state.withLock { state in
+                state.sleepers.values.map { now(state).duration(to: $0.deadline) }.min()
+            }
+            advance(by: earliest ?? .zero)
+        }
     }
 
     private func now(_ state: State) -> ContinuousClock.Instant {

@@ -8,13 +8,13 @@ import LoadingKitTesting
 final class PostsScreen: Loading {
     var loadingState = LoadingState<[Post]>()
     let webservice: Webservice
-    let loadingClock: any LoadingClock
+    let loadingClock: any Clock<Duration>
     var maxAge: Duration?
     private(set) var configured: [[Int]] = []
     private(set) var cancellations = 0
     private(set) var failures: [LoadingError] = []
 
-    init(webservice: Webservice, clock: any LoadingClock = ContinuousClock()) {
+    init(webservice: Webservice, clock: any Clock<Duration> = ContinuousClock()) {
         self.webservice = webservice
         self.loadingClock = clock
     }
