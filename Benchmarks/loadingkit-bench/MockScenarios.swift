@@ -38,8 +38,40 @@ struct MockScenarios {
                 comparison,
                 budget: 1.5,
                 note: "load → configure vs Task.detached { decode } + main-actor assignment"
-            )
+            ),
+            try await listening(resource, count: count),
         ]
+    }
+
+    /// The load cycle with a monitor that counts events, against the same with none:
+    /// what listening costs. With no monitor the kit builds no event.
+    private func listening(_ resource: Resource<[BenchItem]>, count: Int) async throws -> Row {
+        let counter = CountingMonitor()
+        let monitored = Webservice(
+            transport: InstantTransport(body: body),
+            configuration: .init(monitor: counter)
+        )
+        let heard = BenchScreen<[BenchItem]>(webservice: monitored)
+        let unheard = BenchScreen<[BenchItem]>(
+            webservice: Webservice(transport: InstantTransport(body: body))
+        )
+        var interleaved = Interleaved(rounds: quick ? 3 : 21)
+        let comparison = await interleaved.compare {
+            await Measure.time(operations: count) {
+                for _ in 0..<count { await heard.load(resource: resource, policy: .force) }
+            }
+        } baseline: {
+            await Measure.time(operations: count) {
+                for _ in 0..<count { await unheard.load(resource: resource, policy: .force) }
+            }
+        }
+        precondition(counter.count > 0)
+        return Row(
+            "events: a counting monitor / none",
+            comparison,
+            budget: 1.1,
+            note: "the load cycle with a monitor hearing its events vs with none"
+        )
     }
 
     /// Appending page 10 against appending page 10,000.

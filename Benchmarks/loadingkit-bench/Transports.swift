@@ -72,3 +72,15 @@ struct SilentTransport: Transport {
         throw CancellationError()
     }
 }
+
+/// A monitor that counts the events it hears, as the cheapest real listener would.
+final class CountingMonitor: LoadingMonitor {
+    private let heard = Locked(0)
+
+    /// The events heard so far.
+    var count: Int { heard.withLock { $0 } }
+
+    func record(_ event: LoadingEvent) {
+        heard.withLock { $0 += 1 }
+    }
+}

@@ -99,8 +99,9 @@ struct LoadingEngine<Loader: Loading> {
             let resource = inFlight.identity ?? record.stateIdentity
             return resource == identity ? .joined(inFlight) : nil
         }
-        guard record.stateIdentity == identity else { return nil }
-        return isCurrent ? .skipped : nil
+        guard record.stateIdentity == identity, isCurrent else { return nil }
+        report(.skipped)
+        return .skipped
     }
 
     /// Whether ``LoadPolicy/ifNeeded`` finds nothing to do: the content is fresh, or
@@ -162,6 +163,9 @@ struct LoadingEngine<Loader: Loading> {
         recordFailure: (@MainActor (Loader, LoadingError) -> Void)? = nil
     ) -> LoadFlight {
         let record = self.record
+        if let superseded = record.currentFlight {
+            report(.superseded, about: superseded.identity)
+        }
         let generation = record.begin()
         update { state in
             start(&state)
@@ -274,6 +278,7 @@ struct LoadingEngine<Loader: Loading> {
     /// Records that the load in flight ended cancelled and tells
     /// ``Loading/loadWasCancelled()``.
     func recordCancellation() {
+        report(.cancelled)
         update { state in
             state.activity = .idle
             state.progress = nil

@@ -36,8 +36,12 @@ extension LoadingEngine {
         guard !policy.ignoresCache, record.stateIdentity != identity else { return }
         let webservice = loader.webservice
         guard let entry = webservice.store.entry(for: identity), entry.value is Value else {
+            if webservice.store.limits.isEnabled {
+                report(.storeMiss, about: identity)
+            }
             return
         }
+        report(.storeHit, about: identity)
         _ = record.cancel()
         record.forgetContentMetadata()
         record.stateIdentity = identity

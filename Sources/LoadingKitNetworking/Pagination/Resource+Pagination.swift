@@ -257,7 +257,11 @@ extension Resource {
             func target(_ relations: String...) -> URL? {
                 let link = links.links.first { !Set($0.relations).isDisjoint(with: relations) }
                 guard let found = link?.url else { return nil }
-                return allowsCrossOrigin || found.hasSameOrigin(as: url) ? found : nil
+                guard allowsCrossOrigin || found.hasSameOrigin(as: url) else {
+                    RefusedLinks.report?(found)
+                    return nil
+                }
+                return found
             }
             return Page(
                 items: items,

@@ -106,10 +106,12 @@ final class Coalescer: Sendable {
     ///   - key: What makes two operations the same.
     ///   - lease: The cancellation of the task the caller runs in, when the kit owns
     ///     it: the caller then leads a new flight in that task.
+    ///   - joined: Called when the caller joins a flight in progress.
     ///   - operation: The work to share.
     func run<T: Sendable>(
         _ key: Key,
         lease: FetchLease? = nil,
+        joined: (@Sendable () -> Void)? = nil,
         operation: @escaping @Sendable () async -> T
     ) async -> T? {
         switch enter(key, lease: lease) {
@@ -135,6 +137,7 @@ final class Coalescer: Sendable {
             }
             return await wait(ticket) as? T
         case .joins(let ticket):
+            joined?()
             return await wait(ticket) as? T
         }
     }

@@ -16,7 +16,12 @@ extension Webservice {
         let retry = retry ?? configuration.retry
         var attempt = 1
         while true {
-            let outcome = await once(resource, identity: identity, notifies: notifies)
+            let outcome = await once(
+                resource,
+                identity: identity,
+                attempt: attempt,
+                notifies: notifies
+            )
             guard case .failure(let error) = outcome, attempt < retry.maximumAttempts,
                 retry.allowsRetry(of: error, method: resource.method),
                 let (delay, fromHeader) = delay(after: error, beforeRetry: attempt, under: retry)
@@ -30,10 +35,12 @@ extension Webservice {
                     isFromRetryAfter: fromHeader
                 )
             )
+            report(.retrying(attempt: attempt, delay: delay), about: resource)
             let clock = configuration.clock
             do {
                 try await clock.sleep(for: delay)
             } catch {
+                report(.cancelled, about: resource)
                 return .failure(.cancelled)
             }
         }
@@ -59,10 +66,11 @@ extension Webservice {
     /// the stored value on `304`. Only a value of the same identity is ever stored or
     /// answered, nothing of a `no-store` response is kept, and an answer never
     /// replaces the answer to a later request: the value returned is then the stored
-    /// one.
+    /// one. It is reported to the monitor, if any, as attempt `attempt`.
     private func once<A: Sendable>(
         _ resource: Resource<A>,
         identity: ResourceIdentity,
+        attempt: Int,
         notifies: Bool
     ) async -> Result<Fetched<A>, WebserviceError> {
         var request = resource.request
@@ -80,18 +88,32 @@ extension Webservice {
             conditional?.validators?.apply(to: &request)
         }
         let sequence = store.nextSequence()
+        let started = isMonitored ? configuration.clock.continuousNow : nil
+        report(.started(attempt: attempt), about: resource)
         let data: Data
         let response: HTTPURLResponse
         do {
             (data, response) = try await transport.send(request)
         } catch {
-            return .failure(
-                WebserviceError(transportError: error, url: request.url, method: resource.method)
+            let failure = WebserviceError(
+                transportError: error,
+                url: request.url,
+                method: resource.method
+            )
+            return reportFailure(failure, of: resource, since: started)
+        }
+        if let started {
+            let duration = started.duration(to: configuration.clock.continuousNow)
+            let status = response.statusCode
+            report(
+                .finished(status: status, bytes: data.count, duration: duration),
+                about: resource
             )
         }
         let date = configuration.clock.dateNow
         let fields = CacheDirectives.fields(of: response)
         if response.statusCode == 304, let conditional, let conditionalValue {
+            report(.notModified, about: resource)
             return .success(
                 confirm(
                     conditional,
@@ -103,19 +125,19 @@ extension Webservice {
             )
         }
         guard resource.acceptableStatusCodes.contains(response.statusCode) else {
-            return .failure(WebserviceError.status(response, body: data, method: resource.method))
+            let failure = WebserviceError.status(response, body: data, method: resource.method)
+            return reportFailure(failure, of: resource, since: started)
         }
         let value: A
         do {
-            value = try resource.parse(data, response)
+            value = try parse(resource, data, response)
         } catch {
-            return .failure(
-                WebserviceError(
-                    parseError: error,
-                    url: response.url ?? request.url,
-                    method: resource.method
-                )
+            let failure = WebserviceError(
+                parseError: error,
+                url: response.url ?? request.url,
+                method: resource.method
             )
+            return reportFailure(failure, of: resource, since: started)
         }
         let validators = Validators(response: response)
         let directives = CacheDirectives(fields: fields, receivedAt: date)

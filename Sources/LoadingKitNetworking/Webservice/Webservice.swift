@@ -37,6 +37,7 @@ import Foundation
 ///   `If-None-Match` / `If-Modified-Since` as received; a `304` is answered with the
 ///   stored value, without decoding. Validators are never sent with another resource.
 /// - **Retry**: as ``Configuration/retry`` says; off by default.
+/// - **Events**: what it does and decides goes to ``Configuration/monitor``, if any.
 public final class Webservice: Sendable {
     /// How a ``Webservice`` coalesces, revalidates, retries and keeps time.
     ///
@@ -64,9 +65,13 @@ public final class Webservice: Sendable {
         /// `Proxy-Authorization`, `Cookie`) are kept in ``persistentStore`` too.
         /// Default: `false`.
         public var persistsCredentialedRequests: Bool
-        /// The clock retries wait on and stored values are timed by. Default:
-        /// `ContinuousClock()`.
+        /// The clock retries wait on and stored values are timed by: any
+        /// `Clock<Duration>`. Default: `ContinuousClock()`.
         public var clock: any Clock<Duration>
+        /// Who hears what the webservice and its loaders do and decide: requests,
+        /// coalescing, `304`s, retries, cancellations, stored values. Default: `nil`,
+        /// and then no event is built at all. See ``LoadingEventPrinter``.
+        public var monitor: (any LoadingMonitor)?
 
         /// Creates a configuration.
         ///
@@ -80,6 +85,7 @@ public final class Webservice: Sendable {
         ///   - persistsCredentialedRequests: Whether values of requests with
         ///     credentials are kept across launches too.
         ///   - clock: The clock of retries and stored values.
+        ///   - monitor: Who hears the events of the webservice and its loaders.
         public init(
             coalescedMethods: Set<HTTPMethod> = [.get, .head],
             retry: RetryPolicy = .none,
@@ -87,7 +93,8 @@ public final class Webservice: Sendable {
             storage: StorageLimits = StorageLimits(),
             persistentStore: (any ResourceStore)? = nil,
             persistsCredentialedRequests: Bool = false,
-            clock: any Clock<Duration> = ContinuousClock()
+            clock: any Clock<Duration> = ContinuousClock(),
+            monitor: (any LoadingMonitor)? = nil
         ) {
             self.coalescedMethods = coalescedMethods
             self.retry = retry
@@ -96,6 +103,7 @@ public final class Webservice: Sendable {
             self.persistentStore = persistentStore
             self.persistsCredentialedRequests = persistsCredentialedRequests
             self.clock = clock
+            self.monitor = monitor
         }
 
         /// Creates a configuration keeping `revalidationCapacity` entries.
@@ -224,9 +232,16 @@ public final class Webservice: Sendable {
         let operation = { @Sendable in
             await self.attempts(resource, identity: identity, retry: retry, notifies: notifies)
         }
-        guard let outcome = await coalescer.run(key, lease: lease, operation: operation) else {
-            throw .cancelled
-        }
+        let joined: (@Sendable () -> Void)? =
+            isMonitored ? { @Sendable in self.report(.coalesced, about: resource) } : nil
+        guard
+            let outcome = await coalescer.run(
+                key,
+                lease: lease,
+                joined: joined,
+                operation: operation
+            )
+        else { throw .cancelled }
         return try outcome.get()
     }
 

@@ -1,0 +1,87 @@
+import Foundation
+
+extension LoadingEvent: CustomStringConvertible {
+    /// The event on one line, with no user, password, fragment or query value: see
+    /// ``line(showingQueryValues:)``.
+    public var description: String { line() }
+
+    /// The event on one line, as ``LoadingEventPrinter`` writes it. The URL never shows
+    /// a user, password or fragment; query values show only when asked, since they
+    /// can hold keys and tokens (`?page=…&api_key=…`).
+    ///
+    /// - Parameter showingQueryValues: Whether the values of query items are shown.
+    /// - Returns: One line, without a newline.
+    public func line(showingQueryValues: Bool = false) -> String {
+        let target = url.map { "\(method.rawValue) \($0.logged(showingQueryValues))" } ?? "its load"
+        let said = statement(about: target)
+        return loader.map { "[\($0)] \(said)" } ?? said
+    }
+
+    private func statement(about target: String) -> String {
+        switch kind {
+        case .started(let attempt):
+            attempt == 1 ? "→ \(target)" : "→ \(target) (attempt \(attempt))"
+        case .finished(let status, let bytes, let duration):
+            "← \(status) \(target) · \(Self.bytes(bytes)) · \(Self.milliseconds(duration))"
+        case .failed(let error, let duration):
+            "✗ \(error) · \(Self.milliseconds(duration))"
+        case .coalesced:
+            "⇢ \(target) joins the identical request in flight"
+        case .notModified:
+            "= \(target) not modified: the stored value stands"
+        case .retrying(let attempt, let delay):
+            "↻ \(target) attempt \(attempt) in \(Self.milliseconds(delay))"
+        case .cancelled:
+            "⊘ \(target) cancelled"
+        case .linkRefused(let refused):
+            "⛔ \(target) links to another origin, not followed: \(refused.origin)"
+        case .storeHit:
+            "stored value shown at once for \(target)"
+        case .storeMiss:
+            "nothing stored for \(target)"
+        case .skipped:
+            "skipped \(target): the content is current"
+        case .superseded:
+            "superseded \(target): a newer load replaces it"
+        }
+    }
+
+    private static func bytes(_ count: Int) -> String {
+        count == 1 ? "1 byte" : "\(count.formatted()) bytes"
+    }
+
+    private static func milliseconds(_ duration: Duration) -> String {
+        let (seconds, attoseconds) = duration.components
+        let milliseconds = Double(seconds) * 1e3 + Double(attoseconds) / 1e15
+        return milliseconds < 10
+            ? "\((milliseconds * 10).rounded() / 10) ms" : "\(Int(milliseconds.rounded())) ms"
+    }
+}
+
+extension URL {
+    /// The URL as logs show it: no user, password or fragment, and query values only
+    /// when `showingQueryValues`.
+    fileprivate func logged(_ showingQueryValues: Bool) -> String {
+        guard var components = URLComponents(url: self, resolvingAgainstBaseURL: true) else {
+            return "<url>"
+        }
+        components.user = nil
+        components.password = nil
+        components.fragment = nil
+        guard !showingQueryValues, let items = components.percentEncodedQueryItems else {
+            return components.string ?? "<url>"
+        }
+        components.query = nil
+        let names = items.map { $0.value == nil ? $0.name : "\($0.name)=…" }
+        return (components.string ?? "<url>") + "?" + names.joined(separator: "&")
+    }
+
+    /// `scheme://host:port`, what a refused link is named by.
+    fileprivate var origin: String {
+        var components = URLComponents()
+        components.scheme = scheme
+        components.host = host
+        components.port = port
+        return components.string ?? "<origin>"
+    }
+}

@@ -1,0 +1,75 @@
+import Foundation
+
+/// Something the kit did or decided about a request or a screen's load: a request
+/// sent or answered, a caller joining a request in flight, a `304`, a retry, a
+/// cancellation, a superseded load, a `Link` refused, a stored value shown or missed.
+///
+/// A ``Webservice`` hands its events to ``Webservice/Configuration/monitor``, and so do
+/// the loaders that load through it (those events name the loader):
+///
+/// ```swift
+/// let webservice = Webservice(configuration: .init(monitor: LoadingEventPrinter()))
+/// // → GET https://api.example.com/episodes
+/// // ← 200 GET https://api.example.com/episodes · 1,024 bytes · 38 ms
+/// // [EpisodesScreen] skipped GET https://api.example.com/episodes: fresh
+/// ```
+public struct LoadingEvent: Sendable {
+    /// What happened.
+    public enum Kind: Sendable {
+        /// A request went to the transport; `attempt` counts from 1, retries included.
+        case started(attempt: Int)
+        /// A response arrived, whatever its status.
+        case finished(status: Int, bytes: Int, duration: Duration)
+        /// The attempt failed: no response, a status not accepted, or a parse that
+        /// threw.
+        case failed(WebserviceError, duration: Duration)
+        /// A caller joined an identical request in flight instead of sending its own.
+        case coalesced
+        /// The server answered `304`: the stored value stands, without decoding.
+        case notModified
+        /// The failed attempt `attempt - 1` is tried again after `delay`.
+        case retrying(attempt: Int, delay: Duration)
+        /// The request, or a loader's load, was cancelled.
+        case cancelled
+        /// A page's `Link` to `target`, on another origin than the page asked for, was
+        /// not followed.
+        case linkRefused(target: URL)
+        /// A loader opening the resource showed its stored value at once; whether it
+        /// is also loaded is the load policy's call, as for any content.
+        case storeHit
+        /// A loader opened a resource of which nothing is stored.
+        case storeMiss
+        /// A loader's ``LoadPolicy/ifNeeded`` load found the content current and sent
+        /// nothing.
+        case skipped
+        /// A loader's load in flight was superseded by a newer one; its response will
+        /// not be shown.
+        case superseded
+    }
+
+    /// What happened.
+    public let kind: Kind
+    /// The method of the request concerned.
+    public let method: HTTPMethod
+    /// The URL of the request concerned, in full: a monitor that writes it somewhere
+    /// should redact it as ``line(showingQueryValues:)`` does. `nil` for the events of
+    /// loads that do not name one (a container's).
+    public let url: URL?
+    /// The type of the loader that decided, for the events of loaders; `nil` for those
+    /// of the webservice.
+    public let loader: String?
+
+    /// Creates an event.
+    ///
+    /// - Parameters:
+    ///   - kind: What happened.
+    ///   - method: The method of the request concerned.
+    ///   - url: The URL of the request concerned.
+    ///   - loader: The type of the loader that decided, if a loader did.
+    public init(kind: Kind, method: HTTPMethod, url: URL?, loader: String? = nil) {
+        self.kind = kind
+        self.method = method
+        self.url = url
+        self.loader = loader
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+extension Webservice {
+    /// Whether anyone listens: the kit times requests only then.
+    package var isMonitored: Bool { configuration.monitor != nil }
+
+    /// Hands `kind`, about a request of `resource`, to the monitor; builds nothing when
+    /// there is none.
+    func report<A>(_ kind: @autoclosure () -> LoadingEvent.Kind, about resource: Resource<A>) {
+        guard let monitor = configuration.monitor else { return }
+        monitor.record(
+            LoadingEvent(kind: kind(), method: resource.method, url: resource.request.url)
+        )
+    }
+
+    /// Hands `kind`, about a load of `identity` decided by a loader of type `loader`,
+    /// to the monitor; builds nothing when there is none.
+    package func report(
+        _ kind: @autoclosure () -> LoadingEvent.Kind,
+        about identity: ResourceIdentity?,
+        loader: Any.Type
+    ) {
+        guard let monitor = configuration.monitor else { return }
+        let event = LoadingEvent(
+            kind: kind(),
+            method: identity?.method ?? .get,
+            url: identity?.url,
+            loader: String(describing: loader)
+        )
+        monitor.record(event)
+    }
+
+    /// Reports `failure` of a request of `resource` sent at `started` — as a
+    /// cancellation when it is one — and returns it.
+    func reportFailure<A, Success>(
+        _ failure: WebserviceError,
+        of resource: Resource<A>,
+        since started: ContinuousClock.Instant?
+    ) -> Result<Success, WebserviceError> {
+        if let started {
+            if case .cancelled = failure {
+                report(.cancelled, about: resource)
+            } else {
+                let duration = started.duration(to: configuration.clock.continuousNow)
+                report(.failed(failure, duration: duration), about: resource)
+            }
+        }
+        return .failure(failure)
+    }
+
+    /// Parses the body with `resource`, reporting the links to other origins its parse
+    /// refuses when anyone listens.
+    func parse<A>(_ resource: Resource<A>, _ data: Data, _ response: HTTPURLResponse) throws -> A {
+        guard isMonitored else { return try resource.parse(data, response) }
+        let refused: @Sendable (URL) -> Void = { target in
+            self.report(.linkRefused(target: target), about: resource)
+        }
+        return try RefusedLinks.$report.withValue(refused) { try resource.parse(data, response) }
+    }
+}
+
+/// Where a parse that refuses to follow a link tells of it: to the monitor of the
+/// webservice parsing, bound only while one listens.
+package enum RefusedLinks {
+    /// Reports a link refused; `nil` when nobody listens.
+    @TaskLocal package static var report: (@Sendable (URL) -> Void)?
+}
