@@ -26,6 +26,11 @@ let package = Package(
             path: "Benchmarks/loadingkit-bench"
         ),
         .target(
+            name: "LoadingKitExamples",
+            dependencies: ["LoadingKit"],
+            path: "Examples"
+        ),
+        .target(
             name: "LoadingKitFixtures",
             path: "Tests/Fixtures",
             resources: [.copy("Recorded")]
@@ -36,7 +41,9 @@ let package = Package(
         ),
         .testTarget(
             name: "LoadingKitTests",
-            dependencies: ["LoadingKit", "LoadingKitTesting", "LoadingKitFixtures"]
+            dependencies: [
+                "LoadingKit", "LoadingKitTesting", "LoadingKitFixtures", "LoadingKitExamples",
+            ]
         ),
         .testTarget(name: "LoadingKitTestingTests", dependencies: ["LoadingKitTesting"]),
         .testTarget(

@@ -1,6 +1,12 @@
 extension Loading {
     /// The loader's states as they change, for any number of observers.
     ///
+    /// Views use Observation: make the conformer `@Observable` and SwiftUI, or
+    /// `withObservationTracking` and `Observations`, see every change of
+    /// ``Loading/loadingState``. `states` is for code that is not a view and wants every
+    /// state in order, none coalesced — a test, analytics, a command-line tool, a
+    /// conformer that cannot be `@Observable`:
+    ///
     /// ```swift
     /// for await state in screen.states {
     ///     render(state.placeholder)

@@ -60,7 +60,11 @@ public protocol Loading: AnyObject, Sendable {
     /// every value.
     func validate(_ value: ResourceType) throws
 
-    /// Called after every state change, with the states before and after. The kit
+    /// Called after every state change, with the states before and after: the
+    /// conformer's own synchronous hook, for code that needs the transition itself —
+    /// a UIKit screen animating from a spinner to rows, say. A SwiftUI view needs
+    /// none of it: an `@Observable` conformer is redrawn when ``loadingState``
+    /// changes. Observers outside the conformer use ``Loading/states``. The kit
     /// keeps no copy of the previous content — that would make every appended page
     /// copy the whole list — so `oldState.content` is the content after the change;
     /// the rest of `oldState` is as it was. Default: does nothing.

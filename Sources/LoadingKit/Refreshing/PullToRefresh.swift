@@ -15,6 +15,12 @@ import LoadingKitNetworking
 /// refresh runs the indicator stays shown — it cannot be dismissed, and another pull
 /// does not start a second refresh; when the refresh ends, successful or not,
 /// ``PullToRefreshIndicating/stopAnimating()`` is called and the indicator hides.
+///
+/// On Apple platforms the system already draws the gesture: call
+/// ``Refreshable/refresh()`` from SwiftUI's `.refreshable { await list.refresh() }` or
+/// from a `UIRefreshControl` action, and ``LoadingState/activity`` says when it is
+/// over. `PullToRefresh` is for pulls the app draws itself: a custom control, a game,
+/// a terminal, a toolkit on Linux.
 @MainActor
 public final class PullToRefresh {
     /// Where the gesture is.

@@ -39,7 +39,7 @@ public struct LoadingEvent: Sendable {
         case storeHit
         /// A loader opened a resource of which nothing is stored.
         case storeMiss
-        /// A loader's ``LoadPolicy/ifNeeded`` load found the content current and sent
+        /// A loader's `ifNeeded` load found the content current and sent
         /// nothing.
         case skipped
         /// A loader's load in flight was superseded by a newer one; its response will

@@ -1,6 +1,6 @@
 import LoadingKitNetworking
 
-/// A ``LoadingMonitor`` that keeps every event, for tests that check what the kit
+/// A `LoadingMonitor` that keeps every event, for tests that check what the kit
 /// decided.
 ///
 /// ```swift
@@ -19,7 +19,7 @@ public final class EventRecorder: LoadingMonitor {
     /// The events so far, in order.
     public var events: [LoadingEvent] { recorded.withLock { $0 } }
 
-    /// The events so far as ``LoadingEvent/line(showingQueryValues:)`` writes them,
+    /// The events so far as `LoadingEvent.line(showingQueryValues:)` writes them,
     /// query values shown.
     public var lines: [String] { events.map { $0.line(showingQueryValues: true) } }
 
