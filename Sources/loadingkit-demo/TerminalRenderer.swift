@@ -16,6 +16,7 @@ final class TerminalRenderer {
     private var pagination = PaginationState<URL>()
     private var progressLine = ""
     private var showsFeed = true
+    private var finished = false
     var help = ""
 
     private static let frames = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"]
@@ -73,12 +74,16 @@ final class TerminalRenderer {
         draw()
     }
 
+    /// Shows the cursor again, once; nothing is drawn after.
     func finish() {
+        guard !finished else { return }
+        finished = true
         spinnerTask?.cancel()
         output.write("\u{1B}[?25h\n")
     }
 
     private func draw() {
+        guard !finished else { return }
         var screen = "\u{1B}[?25l\u{1B}[H\u{1B}[2J"
         screen += "\u{1B}[1mLoadingKit demo\u{1B}[0m — \(title)\n\n"
         let spinner = Self.frames[frame % Self.frames.count]

@@ -5,21 +5,6 @@ import Testing
 
 @testable import loadingkit_demo
 
-/// Collects what the demo writes, as a pipe would.
-@MainActor
-final class BufferOutput: DemoOutput {
-    let isTerminal = false
-    private(set) var text = ""
-
-    func write(_ text: String) {
-        self.text += text
-    }
-
-    var lines: [String] {
-        text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
-    }
-}
-
 @MainActor
 @Suite("loadingkit-demo", .timeLimit(.minutes(1)))
 struct DemoTests {
@@ -131,9 +116,10 @@ struct DemoTests {
         #expect(
             await DemoCommand.run(arguments: ["--url", url.absoluteString], output: output) == 1
         )
-        let last = try #require(output.lines.last)
+        let last = try #require(output.errorLines.last)
         #expect(last.hasPrefix("error: Transport failure for GET \(url.absoluteString)"))
-        #expect(output.lines.filter { $0.hasPrefix("error:") }.count == 1)
+        #expect(output.errorLines.count == 1)
+        #expect(!output.text.contains("error:"))
     }
 
     @Test(
@@ -150,7 +136,8 @@ struct DemoTests {
                 output: output
             ) == 1
         )
-        #expect(output.lines.last?.hasPrefix("error: Decoding failed") == true)
+        #expect(output.errorLines.last?.hasPrefix("error: Decoding failed") == true)
+        #expect(!output.text.contains("error:"))
     }
 
     @Test("--url pages through a Link-paginated API with the same screen")
@@ -178,18 +165,28 @@ struct DemoTests {
         )
     }
 
-    @Test(
-        "options are checked",
-        arguments: [
-            (["--help"], 0), (["--bogus"], 2), (["--url"], 2), (["--url", "ftp://x"], 2),
-            (["--pages", "0"], 2),
-            (["--interactive"], 2),
-        ] as [([String], Int32)]
-    )
-    func options(arguments: [String], status: Int32) async throws {
+    @Test("a page failing after the first prints the items before it and fails on stderr")
+    func remotePageFails() async throws {
+        let server = try LoopbackServer()
+        struct Repository: Encodable {
+            let id: Int
+        }
+        server.route("/repos") { request in
+            guard request.query("page") == nil else { return .text("down", status: 500) }
+            return .json(
+                [Repository(id: 1)],
+                headers: [("Link", "</repos?page=2>; rel=\"next\"")]
+            )
+        }
         let output = BufferOutput()
-        #expect(await DemoCommand.run(arguments: arguments, output: output) == status)
-        #expect(!output.text.isEmpty)
+        let status = await DemoCommand.run(
+            arguments: ["--url", server.url("/repos").absoluteString],
+            output: output
+        )
+        #expect(status == 1)
+        #expect(output.lines.filter { $0.contains("\t") } == ["1\t#1"])
+        #expect(output.errorLines.count == 1)
+        #expect(output.errorLines.first?.hasPrefix("error: stopped at a failed page") == true)
     }
 }
 
