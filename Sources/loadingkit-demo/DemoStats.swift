@@ -32,8 +32,9 @@ final class DemoStats {
 
     /// Pages, items, requests sent and time per request.
     func line(for screen: FeedScreen) -> String {
-        "pages \(screen.pagination.pagesLoaded) · items \(screen.loadingState.content?.count ?? 0) · "
-            + "\(feed.requestCount) requests · "
+        "\(DemoFormat.count(screen.pagination.pagesLoaded, "page")) held · "
+            + "\(DemoFormat.count(screen.loadingState.content?.count ?? 0, "item")) · "
+            + "\(DemoFormat.count(feed.requestCount, "request")) · "
             + String(format: "%.2f ms per request", millisecondsPerRequest)
     }
 }

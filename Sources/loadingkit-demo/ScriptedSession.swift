@@ -54,19 +54,24 @@ struct ScriptedSession {
         await screen.loadFirstPage()
 
         renderer.step("2. Background reload")
+        let notModified = feed.notModifiedCount
         await screen.loadFirstPage(policy: .background)
-        renderer.note(
-            "server answered 304 Not Modified \(feed.notModifiedCount) time(s); content kept"
-        )
+        let confirmed = DemoFormat.count(feed.notModifiedCount - notModified, "request")
+        renderer.note("server answered 304 Not Modified to \(confirmed); content kept")
 
         renderer.step("3. Pull to refresh")
-        feed.publish(5)
-        renderer.note("5 new stories published on the server")
-        let pull = PullToRefresh(threshold: 60, refreshing: screen)
+        let published = 5
+        feed.publish(published)
+        let news = DemoFormat.count(published, "new story", plural: "new stories")
+        renderer.note("\(news) published on the server")
+        let threshold = 60.0
+        let pull = PullToRefresh(threshold: threshold, refreshing: screen)
         for distance in [20.0, 45, 75] {
             pull.pulled(to: distance)
+            let beyond = pull.isBeyondThreshold ? ", beyond it: releasing refreshes" : ""
             renderer.note(
-                "pulled \(Int(distance)) pt: progress \(pull.progress), beyond: \(pull.isBeyondThreshold)"
+                "pulled \(Int(distance)) pt: \(DemoFormat.percent(pull.progress)) "
+                    + "of the \(Int(threshold)) pt threshold\(beyond)"
             )
         }
         await pull.released()?.value
@@ -101,10 +106,12 @@ struct ScriptedSession {
         let requests = feed.requestCount
         let timing = String(format: "%.2f ms per request", stats.millisecondsPerRequest)
         let total = screen.pagination.totalCount.map { " of \($0)" } ?? ""
+        let pages = DemoFormat.count(screen.pagination.pagesLoaded, "page")
         renderer.step("Summary")
         renderer.note(
-            "\(screen.pagination.pagesLoaded) pages held · \(items.count) items\(total) (\(Set(items.map(\.id)).count) unique) · "
-                + "\(requests) requests · \(feed.notModifiedCount) answered 304 · \(timing)"
+            "\(pages) held · \(DemoFormat.count(items.count, "item"))\(total) "
+                + "(\(Set(items.map(\.id)).count) unique) · \(DemoFormat.count(requests, "request")) · "
+                + "\(feed.notModifiedCount) answered 304 · \(timing)"
         )
         return Summary(
             pages: screen.pagination.pagesLoaded,

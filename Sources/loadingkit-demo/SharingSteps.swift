@@ -31,13 +31,16 @@ struct SharingSteps {
         renderer.step("7. A list and a detail sharing one stored value")
         let list = StoryScreen(webservice: webservice)
         await list.load(resource: all)
-        renderer.note("list: \(list.summary) · \(stories.requestCount) request")
+        renderer.note(
+            "list: \(list.summary) · \(DemoFormat.count(stories.requestCount, "request"))"
+        )
         let detail = StoryScreen(webservice: webservice, focus: 3)
         let opened = stories.requestCount
         detail.startLoading(resource: all)
         let detailRequests = stories.requestCount - opened
         renderer.note(
-            "detail of story 3: \(detail.summary) shown at once, \(detailRequests) requests sent"
+            "detail of story 3: \(detail.summary) shown at once, "
+                + "\(DemoFormat.count(detailRequests, "request")) sent"
         )
 
         renderer.step("8. An optimistic rename")
