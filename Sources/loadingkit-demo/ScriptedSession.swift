@@ -10,37 +10,6 @@ struct ScriptedSession {
     let renderer: any DemoRenderer
     let webservice: Webservice
 
-    /// What the session came to.
-    struct Summary: Equatable {
-        let pages: Int
-        let items: Int
-        let uniqueItems: Int
-        let requests: Int
-        let notModified: Int
-        let emptyPlaceholder: Bool
-        let sharing: SharingSteps.Outcome
-
-        /// What went otherwise than scripted, if anything.
-        var problem: String? {
-            if items != uniqueItems {
-                return "\(items) items shown, only \(uniqueItems) of them unique"
-            }
-            if !emptyPlaceholder {
-                return "the empty filter did not show the empty placeholder"
-            }
-            if sharing.detailRequests != 0 {
-                return "the detail sent a request instead of showing the stored value"
-            }
-            if !sharing.rolledBack {
-                return "the refused rename was not taken back on both screens"
-            }
-            if !sharing.coldStartFromDisk {
-                return "the cold start did not show the value persisted on disk"
-            }
-            return nil
-        }
-    }
-
     func run() async -> Summary {
         let stats = DemoStats(feed: feed)
         let screen = FeedScreen(firstPage: feed.firstPage, webservice: webservice)
@@ -103,22 +72,16 @@ struct ScriptedSession {
         ).run()
 
         let items = screen.loadingState.content ?? []
-        let requests = feed.requestCount
-        let timing = String(format: "%.2f ms per request", stats.millisecondsPerRequest)
-        let total = screen.pagination.totalCount.map { " of \($0)" } ?? ""
-        let pages = DemoFormat.count(screen.pagination.pagesLoaded, "page")
         renderer.step("Summary")
-        renderer.note(
-            "\(pages) held · \(DemoFormat.count(items.count, "item"))\(total) "
-                + "(\(Set(items.map(\.id)).count) unique) · \(DemoFormat.count(requests, "request")) · "
-                + "\(feed.notModifiedCount) answered 304 · \(timing)"
-        )
+        for line in stats.summary(for: screen) {
+            renderer.note(line)
+        }
         return Summary(
             pages: screen.pagination.pagesLoaded,
             items: items.count,
             uniqueItems: Set(items.map(\.id)).count,
-            requests: requests,
-            notModified: feed.notModifiedCount,
+            requests: stats.requests,
+            notModified: stats.notModified,
             emptyPlaceholder: filtered.loadingState.placeholder == .empty,
             sharing: sharing
         )

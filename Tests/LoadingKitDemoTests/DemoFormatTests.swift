@@ -30,4 +30,10 @@ struct DemoFormatTests {
         #expect(DemoFormat.percent(fraction) == expected)
     }
 
+    @Test("milliseconds have two decimals")
+    func milliseconds() {
+        #expect(DemoFormat.milliseconds(.microseconds(2834)) == "2.83 ms")
+        #expect(DemoFormat.milliseconds(.seconds(1)) == "1000.00 ms")
+        #expect(DemoFormat.milliseconds(.zero) == "0.00 ms")
+    }
 }
