@@ -41,11 +41,11 @@ final class DemoStats {
         return max(.zero, (busy - feed.delay * settledRequests) / settledRequests)
     }
 
-    /// The time per request, saying which delay it leaves out.
+    /// The time per request, and the server's artificial delay apart when there is one.
     var timing: String {
-        let timing = "\(DemoFormat.milliseconds(timePerRequest)) per request"
+        let timing = "\(DemoFormat.milliseconds(timePerRequest))/request"
         guard feed.delay > .zero else { return timing }
-        return timing + " beyond the demo's \(Int(feed.delay / .milliseconds(1))) ms server delay"
+        return timing + " + \(Int(feed.delay / .milliseconds(1))) ms demo delay"
     }
 
     /// Pages held, items, requests sent and time per request.
@@ -62,8 +62,7 @@ final class DemoStats {
         return [
             "main feed: \(DemoFormat.count(screen.pagination.pagesLoaded, "page")) held · "
                 + "\(items.count)\(total) items shown, \(Set(items.map(\.id)).count) unique",
-            "\(DemoFormat.count(requests, "request")), \(notModified) answered 304 Not Modified · "
-                + timing,
+            "\(DemoFormat.count(requests, "request")), \(notModified) answered 304 · \(timing)",
         ]
     }
 }
