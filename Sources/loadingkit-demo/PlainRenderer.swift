@@ -12,7 +12,7 @@ final class PlainRenderer {
         self.output = output
     }
 
-    func step(_ title: String) {
+    func step(_ title: String) async {
         output.write("\n== \(title)\n")
     }
 

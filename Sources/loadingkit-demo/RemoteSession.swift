@@ -17,7 +17,7 @@ struct RemoteSession {
         screen.onChange = { [renderer] screen, change in
             renderer.render(screen.loadingState, pagination: screen.pagination, change: change)
         }
-        renderer.step("Loading \(url.absoluteString)")
+        await renderer.step("Loading \(url.absoluteString)")
         await screen.loadFirstPage()
         if let error = screen.loadingState.error {
             return error.description

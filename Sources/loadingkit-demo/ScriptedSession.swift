@@ -19,46 +19,28 @@ struct ScriptedSession {
             renderer.render(screen.loadingState, pagination: screen.pagination, change: change)
         }
 
-        renderer.step("1. First load")
+        await renderer.step("1. First load")
         await screen.loadFirstPage()
 
-        renderer.step("2. Background reload")
+        await renderer.step("2. Background reload")
         let notModified = feed.notModifiedCount
         await screen.loadFirstPage(policy: .background)
         let confirmed = DemoFormat.count(feed.notModifiedCount - notModified, "request")
         renderer.note("server answered 304 Not Modified to \(confirmed); content kept")
 
-        renderer.step("3. Pull to refresh")
-        let published = 5
-        feed.publish(published)
-        let news = DemoFormat.count(published, "new story", plural: "new stories")
-        renderer.note("\(news) published on the server")
-        let threshold = 60.0
-        let pull = PullToRefresh(threshold: threshold, refreshing: screen)
-        for distance in [20.0, 45, 75] {
-            pull.pulled(to: distance)
-            let beyond = pull.isBeyondThreshold ? ", beyond it: releasing refreshes" : ""
-            renderer.note(
-                "pulled \(Int(distance)) pt: \(DemoFormat.percent(pull.progress)) "
-                    + "of the \(Int(threshold)) pt threshold\(beyond)"
-            )
-        }
-        await pull.released()?.value
+        await renderer.step("3. Pull to refresh")
+        await pullToRefresh(screen)
 
-        renderer.step("4. Pages to the end, four pages held")
-        while screen.pagination.hasMorePages {
-            await screen.loadNextPage()
-            if screen.pagination.pageError != nil {
-                renderer.note("retrying the same page")
-            }
-        }
+        await renderer.step("4. Pages to the end, four pages held")
+        await pageToTheEnd(screen)
 
-        renderer.step("5. Back toward the head")
+        await renderer.step("5. Back toward the head")
         for _ in 0..<2 {
             await screen.loadPreviousPage()
         }
 
-        renderer.step("6. Empty filter")
+        renderer.progress("")  // the main feed's counts, not shown over another screen
+        await renderer.step("6. Empty filter")
         let filtered = FeedScreen(firstPage: feed.emptyFilter, webservice: webservice)
         filtered.onChange = { [renderer] screen, change in
             renderer.render(screen.loadingState, pagination: screen.pagination, change: change)
@@ -72,7 +54,7 @@ struct ScriptedSession {
         ).run()
 
         let items = screen.loadingState.content ?? []
-        renderer.step("Summary")
+        await renderer.step("Summary")
         for line in stats.summary(for: screen) {
             renderer.note(line)
         }
