@@ -29,6 +29,9 @@ while !arguments.isEmpty {
     case "--help", "-h":
         print(usage)
         exit(0)
+    case _ where argument.hasPrefix("-"):
+        FileHandle.standardError.write(Data("unknown option: \(argument)\n\n\(usage)\n".utf8))
+        exit(2)
     default:
         selected.append(argument)
     }
@@ -39,7 +42,7 @@ let all = [
     "workload",
 ]
 if let unknown = selected.first(where: { !all.contains($0) }) {
-    print("unknown scenario: \(unknown)\n\n\(usage)")
+    FileHandle.standardError.write(Data("unknown scenario: \(unknown)\n\n\(usage)\n".utf8))
     exit(2)
 }
 let scenarios = selected.isEmpty ? all : selected

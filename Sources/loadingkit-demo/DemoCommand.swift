@@ -1,7 +1,9 @@
 import Foundation
 import LoadingKit
 
-/// The demo's entry point, callable in process: returns the exit status.
+/// The demo's entry point, callable in process: returns the exit status — 0 when all
+/// went as told, 1 when the session or the URL failed, 2 for a command line refused.
+/// Errors and usage after an error go to standard error; `--help` to standard output.
 @MainActor
 enum DemoCommand {
     static func run(arguments: [String], output: any DemoOutput) async -> Int32 {
@@ -9,12 +11,16 @@ enum DemoCommand {
         do {
             options = try DemoOptions(arguments: arguments)
         } catch {
-            output.write("error: \(error)\n")
+            output.writeError("error: \(error)\n\(DemoOptions.synopsis)\n")
             return 2
         }
         if options.help {
             output.write(DemoOptions.usage + "\n")
             return 0
+        }
+        if options.interactive, !output.isTerminal || isatty(STDIN_FILENO) != 1 {
+            output.writeError("error: --interactive needs a terminal to read keys and draw in\n")
+            return 2
         }
         let transport = URLSessionTransport(configuration: .init(timeout: 10))
         let webservice = Webservice(transport: transport)
@@ -32,7 +38,7 @@ enum DemoCommand {
             )
             guard let failure = await remote.run() else { return 0 }
             renderer.finish()
-            output.write("error: \(failure)\n")
+            output.writeError("error: \(failure)\n")
             return 1
         }
 
@@ -43,7 +49,7 @@ enum DemoCommand {
             feed = try DemoFeedServer(delay: delay)
             stories = try DemoStoryServer(delay: delay)
         } catch {
-            output.write("error: could not start the loopback server: \(error)\n")
+            output.writeError("error: could not start the loopback server: \(error)\n")
             return 1
         }
         defer {
@@ -54,19 +60,17 @@ enum DemoCommand {
             await InteractiveSession(feed: feed, renderer: terminal, webservice: webservice).run()
             return 0
         }
-        if options.interactive {
-            output.write("error: --interactive needs a terminal\n")
-            return 2
-        }
         let summary = await ScriptedSession(
             feed: feed,
             stories: stories,
             renderer: renderer,
             webservice: webservice
         ).run()
-        let shared =
-            summary.sharing
-            == .init(detailRequests: 0, rolledBack: true, coldStartFromDisk: true)
-        return summary.items == summary.uniqueItems && summary.emptyPlaceholder && shared ? 0 : 1
+        if let problem = summary.problem {
+            renderer.finish()
+            output.writeError("error: the session did not end as scripted: \(problem)\n")
+            return 1
+        }
+        return 0
     }
 }

@@ -19,6 +19,8 @@ final class DemoFeedServer: Sendable {
     }
 
     let server: LoopbackServer
+    /// How long every answer waits, so that a person sees each step.
+    let delay: Duration
     private let store = Store()
     static let pageSize = 30
 
@@ -29,6 +31,7 @@ final class DemoFeedServer: Sendable {
 
     /// Starts the server; responses wait `delay`, so that a person sees the spinner.
     init(delay: Duration) throws {
+        self.delay = delay
         server = try LoopbackServer()
         server.route("/feed") { [store] request in
             Self.answer(request, store: store).delayed(by: delay)
@@ -37,7 +40,8 @@ final class DemoFeedServer: Sendable {
 
     var firstPage: URL { server.url("/feed?page=1") }
     var emptyFilter: URL { server.url("/feed?q=nothing-matches") }
-    var requestCount: Int { server.requests.count }
+    /// Requests for the feed itself, the filtered ones left out.
+    var feedRequestCount: Int { server.requests.count { $0.query("q") == nil } }
     var notModifiedCount: Int { store.feed.withLock { $0.notModified } }
 
     /// Adds `count` newer stories at the head of the feed.

@@ -1,40 +1,60 @@
 import Foundation
 
-/// The command line: `loadingkit-demo [--interactive] [--url URL] [--pages N]`.
+/// The command line: `loadingkit-demo [--interactive | --url URL [--pages N]] [--help]`.
 struct DemoOptions: Equatable {
     var interactive = false
     var url: URL?
     var pages = 3
     var help = false
 
+    /// The one-line synopsis, printed after an error.
+    static let synopsis = "usage: loadingkit-demo [--interactive | --url URL [--pages N]] [--help]"
+
     static let usage = """
-        usage: loadingkit-demo [--interactive] [--url URL] [--pages N] [--help]
+        \(synopsis)
 
         With no options, starts an embedded loopback server and plays a scripted session
         through URLSession: first load, a 304 background reload, pull to refresh, pages
         to the end with a failed page and its retry, and an empty filter.
 
-          --interactive  play yourself: r refresh, n next page, f force reload, q quit
+          --interactive  play yourself, in a terminal: r refresh, n next page,
+                         p previous page, f force reload, q quit
           --url URL      load a real JSON API that paginates with Link headers
           --pages N      with --url, load at most N pages (default 3)
           --help         show this help
         """
 
     /// Why the command line could not be read.
-    struct Failure: Error, CustomStringConvertible {
+    struct Failure: Error, CustomStringConvertible, Equatable {
         let description: String
     }
 
+    /// Every option, by its long name.
+    private static let options: Set = ["--interactive", "--help", "--url", "--pages"]
+
     init() {}
 
-    /// Reads the arguments after the program name.
+    /// Reads the arguments after the program name; refuses an unknown option, an
+    /// option given twice, and options that contradict each other or mean nothing
+    /// together, unless help is asked for.
     init(arguments: [String]) throws(Failure) {
         var remaining = arguments[...]
+        var given: Set<String> = []
         while let argument = remaining.popFirst() {
-            switch argument {
-            case "--interactive", "-i":
+            let option = Self.canonical(argument)
+            guard Self.options.contains(option) else {
+                throw Failure(
+                    description: argument.hasPrefix("-")
+                        ? "unknown option \(argument)" : "unexpected argument \"\(argument)\""
+                )
+            }
+            guard given.insert(option).inserted else {
+                throw Failure(description: "\(option) is given twice")
+            }
+            switch option {
+            case "--interactive":
                 interactive = true
-            case "--help", "-h":
+            case "--help":
                 help = true
             case "--url":
                 guard let value = remaining.popFirst(), let url = URL(string: value),
@@ -44,12 +64,39 @@ struct DemoOptions: Equatable {
                 self.url = url
             case "--pages":
                 guard let value = remaining.popFirst(), let pages = Int(value), pages > 0 else {
-                    throw Failure(description: "--pages needs a positive number")
+                    throw Failure(description: "--pages needs a positive whole number")
                 }
                 self.pages = pages
             default:
-                throw Failure(description: "unknown option \(argument); see --help")
+                break
             }
+        }
+        if !help {
+            try Self.check(given)
+        }
+    }
+
+    /// The long name of a short option.
+    private static func canonical(_ argument: String) -> String {
+        switch argument {
+        case "-i": "--interactive"
+        case "-h": "--help"
+        default: argument
+        }
+    }
+
+    /// Refuses options that cannot be used together.
+    private static func check(_ given: Set<String>) throws(Failure) {
+        if given.contains("--interactive") && given.contains("--url") {
+            throw Failure(
+                description: "--interactive and --url cannot be combined: "
+                    + "--interactive plays the embedded feed"
+            )
+        }
+        if given.contains("--pages") && !given.contains("--url") {
+            throw Failure(
+                description: "--pages needs --url: it limits the pages loaded from that URL"
+            )
         }
     }
 }

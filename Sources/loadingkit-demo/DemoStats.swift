@@ -1,13 +1,18 @@
 import Foundation
 import LoadingKit
 
-/// The progress line's counts: time is counted only while a load is in flight, so
-/// that the time per request means the same with a person at the keys.
+/// The main feed's counts, the one source of the progress line and of the summary:
+/// the requests the feed screen sent (never the filter screen's), the answers 304, and
+/// the time a request spends in flight beyond the delay the demo's server adds to every
+/// answer. Time is counted only while a load is in flight, so that it means the same
+/// with a person at the keys.
 @MainActor
 final class DemoStats {
     private let feed: DemoFeedServer
     private var busy = Duration.zero
     private var loadStarted: ContinuousClock.Instant?
+    /// The requests sent by the end of the last load, those whose time `busy` holds.
+    private var settledRequests = 0
 
     init(feed: DemoFeedServer) {
         self.feed = feed
@@ -19,21 +24,45 @@ final class DemoStats {
             loadStarted = .now
         } else if !state.isLoading, let started = loadStarted {
             busy += started.duration(to: .now)
+            settledRequests = requests
             loadStarted = nil
         }
     }
 
-    /// Wall time in flight per request sent, in milliseconds.
-    var millisecondsPerRequest: Double {
-        let components = busy.components
-        return (Double(components.seconds) * 1000 + Double(components.attoseconds) / 1e15)
-            / Double(max(1, feed.requestCount))
+    /// Requests the main feed sent.
+    var requests: Int { feed.feedRequestCount }
+
+    /// Requests of the main feed answered 304 Not Modified.
+    var notModified: Int { feed.notModifiedCount }
+
+    /// Time in flight per request, less the server's artificial delay.
+    var timePerRequest: Duration {
+        guard settledRequests > 0 else { return .zero }
+        return max(.zero, (busy - feed.delay * settledRequests) / settledRequests)
     }
 
-    /// Pages, items, requests sent and time per request.
+    /// The time per request, and the server's artificial delay apart when there is one.
+    var timing: String {
+        let timing = "\(DemoFormat.milliseconds(timePerRequest))/request"
+        guard feed.delay > .zero else { return timing }
+        return timing + " + \(Int(feed.delay / .milliseconds(1))) ms demo delay"
+    }
+
+    /// Pages held, items, requests sent and time per request.
     func line(for screen: FeedScreen) -> String {
-        "pages \(screen.pagination.pagesLoaded) · items \(screen.loadingState.content?.count ?? 0) · "
-            + "\(feed.requestCount) requests · "
-            + String(format: "%.2f ms per request", millisecondsPerRequest)
+        "\(DemoFormat.count(screen.pagination.pagesLoaded, "page")) held · "
+            + "\(DemoFormat.count(screen.loadingState.content?.count ?? 0, "item")) · "
+            + "\(DemoFormat.count(requests, "request")) · \(timing)"
+    }
+
+    /// What the main feed came to: pages, items and unique items, then the requests.
+    func summary(for screen: FeedScreen) -> [String] {
+        let items = screen.loadingState.content ?? []
+        let total = screen.pagination.totalCount.map { " of \($0)" } ?? ""
+        return [
+            "main feed: \(DemoFormat.count(screen.pagination.pagesLoaded, "page")) held · "
+                + "\(items.count)\(total) items shown, \(Set(items.map(\.id)).count) unique",
+            "\(DemoFormat.count(requests, "request")), \(notModified) answered 304 · \(timing)",
+        ]
     }
 }

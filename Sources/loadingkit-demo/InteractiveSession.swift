@@ -22,14 +22,17 @@ struct InteractiveSession {
         }
         renderer.help =
             "r refresh (after new stories) · n next page · p previous page · f force reload · q quit"
-        renderer.step("interactive")
+        await renderer.step("interactive")
         await screen.loadFirstPage()
         let terminal = RawTerminal()
         defer { terminal.restore() }
         for await key in terminal.keys() {
             switch key {
             case "r":
-                feed.publish(Int.random(in: 1...4))
+                let published = Int.random(in: 1...4)
+                feed.publish(published)
+                let news = DemoFormat.count(published, "new story", plural: "new stories")
+                renderer.note("\(news) published on the server; refreshing")
                 await screen.refresh()
             case "n":
                 await screen.loadNextPage()

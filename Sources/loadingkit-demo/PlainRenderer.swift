@@ -12,7 +12,7 @@ final class PlainRenderer {
         self.output = output
     }
 
-    func step(_ title: String) {
+    func step(_ title: String) async {
         output.write("\n== \(title)\n")
     }
 
@@ -57,7 +57,7 @@ final class PlainRenderer {
     private func describe(_ change: ContentChange, in items: [FeedItem]) -> String {
         switch change {
         case .none: return "rows: nothing new"
-        case .replaced: return "rows: replaced, \(items.count) items"
+        case .replaced: return "rows: replaced, \(DemoFormat.count(items.count, "item"))"
         case .appended(let range): return "rows: appended \(range.lowerBound)..<\(range.upperBound)"
         case .removed(let range): return "rows: removed \(range.lowerBound)..<\(range.upperBound)"
         case .inserted(let indices):

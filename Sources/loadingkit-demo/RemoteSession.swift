@@ -10,13 +10,14 @@ struct RemoteSession {
     let output: any DemoOutput
     let webservice: Webservice
 
-    /// Loads up to `pages` pages; returns the one-line error of a failed first load.
+    /// Loads up to `pages` pages and prints their items; returns the one-line error of a
+    /// failed first load, or of the page that failed after the items before it.
     func run() async -> String? {
         let screen = FeedScreen(firstPage: url, webservice: webservice)
         screen.onChange = { [renderer] screen, change in
             renderer.render(screen.loadingState, pagination: screen.pagination, change: change)
         }
-        renderer.step("Loading \(url.absoluteString)")
+        await renderer.step("Loading \(url.absoluteString)")
         await screen.loadFirstPage()
         if let error = screen.loadingState.error {
             return error.description
@@ -30,9 +31,6 @@ struct RemoteSession {
         for item in screen.loadingState.content ?? [] {
             output.write("\(item.id)\t\(item.title)\n")
         }
-        if let pageError = screen.pagination.pageError {
-            output.write("(stopped at a failed page: \(pageError))\n")
-        }
-        return nil
+        return screen.pagination.pageError.map { "stopped at a failed page: \($0)" }
     }
 }

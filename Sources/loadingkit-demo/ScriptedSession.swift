@@ -10,17 +10,6 @@ struct ScriptedSession {
     let renderer: any DemoRenderer
     let webservice: Webservice
 
-    /// What the session came to.
-    struct Summary: Equatable {
-        let pages: Int
-        let items: Int
-        let uniqueItems: Int
-        let requests: Int
-        let notModified: Int
-        let emptyPlaceholder: Bool
-        let sharing: SharingSteps.Outcome
-    }
-
     func run() async -> Summary {
         let stats = DemoStats(feed: feed)
         let screen = FeedScreen(firstPage: feed.firstPage, webservice: webservice)
@@ -30,41 +19,28 @@ struct ScriptedSession {
             renderer.render(screen.loadingState, pagination: screen.pagination, change: change)
         }
 
-        renderer.step("1. First load")
+        await renderer.step("1. First load")
         await screen.loadFirstPage()
 
-        renderer.step("2. Background reload")
+        await renderer.step("2. Background reload")
+        let notModified = feed.notModifiedCount
         await screen.loadFirstPage(policy: .background)
-        renderer.note(
-            "server answered 304 Not Modified \(feed.notModifiedCount) time(s); content kept"
-        )
+        let confirmed = DemoFormat.count(feed.notModifiedCount - notModified, "request")
+        renderer.note("server answered 304 Not Modified to \(confirmed); content kept")
 
-        renderer.step("3. Pull to refresh")
-        feed.publish(5)
-        renderer.note("5 new stories published on the server")
-        let pull = PullToRefresh(threshold: 60, refreshing: screen)
-        for distance in [20.0, 45, 75] {
-            pull.pulled(to: distance)
-            renderer.note(
-                "pulled \(Int(distance)) pt: progress \(pull.progress), beyond: \(pull.isBeyondThreshold)"
-            )
-        }
-        await pull.released()?.value
+        await renderer.step("3. Pull to refresh")
+        await pullToRefresh(screen)
 
-        renderer.step("4. Pages to the end, four pages held")
-        while screen.pagination.hasMorePages {
-            await screen.loadNextPage()
-            if screen.pagination.pageError != nil {
-                renderer.note("retrying the same page")
-            }
-        }
+        await renderer.step("4. Pages to the end, four pages held")
+        await pageToTheEnd(screen)
 
-        renderer.step("5. Back toward the head")
+        await renderer.step("5. Back toward the head")
         for _ in 0..<2 {
             await screen.loadPreviousPage()
         }
 
-        renderer.step("6. Empty filter")
+        renderer.progress("")  // the main feed's counts, not shown over another screen
+        await renderer.step("6. Empty filter")
         let filtered = FeedScreen(firstPage: feed.emptyFilter, webservice: webservice)
         filtered.onChange = { [renderer] screen, change in
             renderer.render(screen.loadingState, pagination: screen.pagination, change: change)
@@ -78,20 +54,16 @@ struct ScriptedSession {
         ).run()
 
         let items = screen.loadingState.content ?? []
-        let requests = feed.requestCount
-        let timing = String(format: "%.2f ms per request", stats.millisecondsPerRequest)
-        let total = screen.pagination.totalCount.map { " of \($0)" } ?? ""
-        renderer.step("Summary")
-        renderer.note(
-            "\(screen.pagination.pagesLoaded) pages held · \(items.count) items\(total) (\(Set(items.map(\.id)).count) unique) · "
-                + "\(requests) requests · \(feed.notModifiedCount) answered 304 · \(timing)"
-        )
+        await renderer.step("Summary")
+        for line in stats.summary(for: screen) {
+            renderer.note(line)
+        }
         return Summary(
             pages: screen.pagination.pagesLoaded,
             items: items.count,
             uniqueItems: Set(items.map(\.id)).count,
-            requests: requests,
-            notModified: feed.notModifiedCount,
+            requests: stats.requests,
+            notModified: stats.notModified,
             emptyPlaceholder: filtered.loadingState.placeholder == .empty,
             sharing: sharing
         )

@@ -27,27 +27,30 @@ struct SharingSteps {
         let webservice = offlineWebservice(in: directory)
         let all = Story.all(on: stories.baseURL)
 
+        await renderer.step("7. A list and a detail sharing one stored value")
         renderer.leaveFeed()
-        renderer.step("7. A list and a detail sharing one stored value")
         let list = StoryScreen(webservice: webservice)
         await list.load(resource: all)
-        renderer.note("list: \(list.summary) · \(stories.requestCount) request")
+        renderer.note(
+            "list: \(list.summary) · \(DemoFormat.count(stories.requestCount, "request"))"
+        )
         let detail = StoryScreen(webservice: webservice, focus: 3)
         let opened = stories.requestCount
         detail.startLoading(resource: all)
         let detailRequests = stories.requestCount - opened
         renderer.note(
-            "detail of story 3: \(detail.summary) shown at once, \(detailRequests) requests sent"
+            "detail of story 3: \(detail.summary) shown at once, "
+                + "\(DemoFormat.count(detailRequests, "request")) sent"
         )
 
-        renderer.step("8. An optimistic rename")
+        await renderer.step("8. An optimistic rename")
         let renamed = "Story 3, renamed"
         let saving = await rename(to: renamed, from: detail, alongside: list)
         await saving.finish()
         await list.load(resource: all)  // joins the reload the rename's invalidation began
         renderer.note("server accepted; both reloaded with one request: \(detail.summary)")
 
-        renderer.step("9. A rename the server refuses")
+        await renderer.step("9. A rename the server refuses")
         stories.refuseNextRename()
         let refusedTitle = "Story 3, refused"
         let refused = await rename(to: refusedTitle, from: detail, alongside: list)
@@ -57,7 +60,7 @@ struct SharingSteps {
         renderer.note(refused.error.map { "refused: \($0.description)" } ?? "accepted")
         renderer.note("rolled back — \(both(list, detail))")
 
-        renderer.step("10. Cold start from the offline cache")
+        await renderer.step("10. Cold start from the offline cache")
         await webservice.persistPendingValues()
         let cold = StoryScreen(webservice: offlineWebservice(in: directory), focus: 3)
         stories.holdNextList()

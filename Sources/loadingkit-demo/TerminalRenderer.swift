@@ -1,38 +1,63 @@
 import Foundation
 import LoadingKit
 
-/// A full-screen terminal view: a spinner while loading, the placeholder, the newest
-/// rows with fresh inserts marked, and a status line. It reads only the state, the
-/// pagination and the counters it is given.
+/// A full-screen terminal view of a `TerminalFrame`: redrawn at each change, with a
+/// spinner while loading, sized to the window at each draw. A step's screen stays up
+/// for `hold` before the next step replaces it, so that its notes can be read.
 @MainActor
 final class TerminalRenderer {
     private let output: any DemoOutput
+    private let hold: Duration
+    private let sleep: @MainActor (Duration) async -> Void
+    private var frame = TerminalFrame()
     private var spinnerTask: Task<Void, Never>?
-    private var frame = 0
-    private var inserted: IndexSet = []
-    private var title = ""
-    private var notes: [String] = []
-    private var state = LoadingState<[FeedItem]>()
-    private var pagination = PaginationState<URL>()
-    private var progressLine = ""
-    private var showsFeed = true
-    var help = ""
+    private var tick = 0
+    private var finished = false
 
-    private static let frames = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"]
+    private static let spinner = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"]
+    /// The size drawn at when the terminal cannot tell.
+    private static let fallbackSize = TerminalSize(columns: 80, rows: 24)
 
-    init(output: any DemoOutput) {
+    /// Draws on `output`, holding each step's screen for `hold` by calling `sleep`.
+    init(
+        output: any DemoOutput,
+        hold: Duration = .milliseconds(1500),
+        sleep: @escaping @MainActor (Duration) async -> Void = { try? await Task.sleep(for: $0) }
+    ) {
         self.output = output
+        self.hold = hold
+        self.sleep = sleep
     }
 
-    func step(_ title: String) {
-        self.title = title
-        notes = []
+    /// The keys a person can press, shown at the bottom.
+    var help: String {
+        get { frame.help }
+        set { frame.help = newValue }
+    }
+
+    func step(_ title: String) async {
+        if !frame.title.isEmpty {
+            await pause()
+        }
+        frame.title = title
+        frame.notes = []
+        frame.notice = nil
+        frame.viewport.clearMarks()
         draw()
     }
 
     func note(_ text: String) {
-        notes = Array((notes + [text]).suffix(showsFeed ? 3 : 8))
+        frame.notes.append(text)
         draw()
+    }
+
+    func notice(_ text: String) {
+        frame.notice = text
+        draw()
+    }
+
+    func pause() async {
+        await sleep(hold)
     }
 
     func render(
@@ -40,21 +65,16 @@ final class TerminalRenderer {
         pagination: PaginationState<URL>,
         change: ContentChange?
     ) {
-        self.state = state
-        self.pagination = pagination
-        if case .inserted(let indices) = change {
-            inserted = indices
-        } else if change == .replaced {
-            inserted = []
-        } else if case .appended = change {
-            inserted = []
-        } else if case .removed = change {
-            inserted = []
+        frame.state = state
+        frame.pagination = pagination
+        if let change {
+            frame.viewport.apply(change)
+            frame.notice = nil
         }
         if state.isLoading && spinnerTask == nil {
             spinnerTask = Task { [weak self] in
-                while let self, self.state.isLoading, !Task.isCancelled {
-                    self.frame += 1
+                while let self, self.frame.state.isLoading, !Task.isCancelled {
+                    self.tick += 1
                     self.draw()
                     try? await Task.sleep(for: .milliseconds(80))
                 }
@@ -65,54 +85,31 @@ final class TerminalRenderer {
     }
 
     func progress(_ text: String) {
-        progressLine = text
+        frame.progress = text
     }
 
+    /// Draws only the notes from now on: the feed screen and its counts are done with.
     func leaveFeed() {
-        showsFeed = false
+        frame.showsFeed = false
+        frame.progress = ""
         draw()
     }
 
+    /// Shows the cursor again, once; nothing is drawn after.
     func finish() {
+        guard !finished else { return }
+        finished = true
         spinnerTask?.cancel()
         output.write("\u{1B}[?25h\n")
     }
 
+    /// Draws over the previous frame line by line, clearing what each line leaves.
     private func draw() {
-        var screen = "\u{1B}[?25l\u{1B}[H\u{1B}[2J"
-        screen += "\u{1B}[1mLoadingKit demo\u{1B}[0m — \(title)\n\n"
-        let spinner = Self.frames[frame % Self.frames.count]
-        switch showsFeed ? state.placeholder : .blank {
-        case .blank: screen += showsFeed ? "  (nothing loaded yet)\n" : ""
-        case .loading: screen += "  \(spinner) Loading…\n"
-        case .empty: screen += "  ∅ Nothing here. Try another filter.\n"
-        case .error(let error): screen += "  ⚠ \(error)\n"
-        case .content:
-            let rows = state.content ?? []
-            let activity = state.isLoading ? "\(spinner) \(state.activity)" : "✓ up to date"
-            screen += "  \(activity)\n"
-            if pagination.hasPreviousPages {
-                screen += "        ↑ earlier pages (dropped from memory, loaded back on scroll)\n"
-            }
-            for (index, row) in rows.prefix(12).enumerated() {
-                let mark = inserted.contains(index) ? "\u{1B}[32m+ new\u{1B}[0m" : "     "
-                screen += "  \(mark) \(row.title)\n"
-            }
-            if rows.count > 12 {
-                screen += "        … \(rows.count - 12) more\n"
-            }
-            if let pageError = pagination.pageError {
-                screen += "  ⚠ next page failed: \(pageError)\n"
-            }
-        }
-        screen += "\n"
-        for note in notes {
-            screen += "  \(note)\n"
-        }
-        screen += "\n  \u{1B}[2m\(progressLine)\u{1B}[0m\n"
-        if !help.isEmpty {
-            screen += "  \(help)\n"
-        }
-        output.write(screen)
+        guard !finished else { return }
+        frame.spinner = Self.spinner[tick % Self.spinner.count]
+        let lines = frame.lines(in: output.terminalSize ?? Self.fallbackSize)
+        output.write(
+            "\u{1B}[?25l\u{1B}[H" + lines.joined(separator: "\u{1B}[K\n") + "\u{1B}[K\u{1B}[J"
+        )
     }
 }

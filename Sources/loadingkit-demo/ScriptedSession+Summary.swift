@@ -1,0 +1,33 @@
+extension ScriptedSession {
+    /// What the session came to.
+    struct Summary: Equatable {
+        let pages: Int
+        let items: Int
+        let uniqueItems: Int
+        /// Requests the main feed sent, the filter screen's left out.
+        let requests: Int
+        let notModified: Int
+        let emptyPlaceholder: Bool
+        let sharing: SharingSteps.Outcome
+
+        /// What went otherwise than scripted, if anything.
+        var problem: String? {
+            if items != uniqueItems {
+                return "\(items) items shown, only \(uniqueItems) of them unique"
+            }
+            if !emptyPlaceholder {
+                return "the empty filter did not show the empty placeholder"
+            }
+            if sharing.detailRequests != 0 {
+                return "the detail sent a request instead of showing the stored value"
+            }
+            if !sharing.rolledBack {
+                return "the refused rename was not taken back on both screens"
+            }
+            if !sharing.coldStartFromDisk {
+                return "the cold start did not show the value persisted on disk"
+            }
+            return nil
+        }
+    }
+}

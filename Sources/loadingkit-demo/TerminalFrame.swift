@@ -1,0 +1,132 @@
+import Foundation
+import LoadingKit
+
+/// One frame of the terminal view, as lines that fit the window: the step's title and
+/// its notes under it; one status line for the screen; as many rows as the height
+/// leaves room for, around the last change; then the progress line and the help.
+struct TerminalFrame {
+    var title = ""
+    /// The current step's notes, oldest first.
+    var notes: [String] = []
+    /// What happens now, shown after the notes until it is over.
+    var notice: String?
+    var state = LoadingState<[FeedItem]>()
+    var pagination = PaginationState<URL>()
+    var viewport = RowViewport()
+    var progress = ""
+    var help = ""
+    /// Whether the feed screen is drawn, or only the notes.
+    var showsFeed = true
+    var spinner = "⠋"
+
+    /// The lines kept for notes above the feed, so that the rows stay put as notes come.
+    static let noteLines = 5
+
+    /// At most `size.rows` lines, none longer than the width less one column (escapes
+    /// aside), so that nothing wraps and the screen never scrolls.
+    func lines(in size: TerminalSize) -> [String] {
+        let width = max(1, size.columns - 1)
+        var lines = [
+            Style.bold(fit("LoadingKit demo — \(title)", width), prefix: "LoadingKit demo")
+        ]
+        let remarks = (notes + (notice.map { [$0] } ?? [])).map { fit("  " + $0, width) }
+        var footer = [""]
+        if !progress.isEmpty {
+            footer.append(Style.dim(fit("  " + progress, width)))
+        }
+        if !help.isEmpty {
+            footer.append(fit("  " + help, width))
+        }
+        if showsFeed {
+            lines += remarks.suffix(Self.noteLines)
+            lines += Array(
+                repeating: "",
+                count: Self.noteLines - min(Self.noteLines, remarks.count)
+            )
+            lines += ["", fit("  " + status, width)]
+            let room = size.rows - lines.count - footer.count - 2
+            lines += feed(room: room, width: width)
+        } else {
+            lines += remarks.suffix(max(1, size.rows - lines.count - footer.count))
+        }
+        return Array((lines + footer).prefix(size.rows))
+    }
+
+    /// The screen's one status line: what it does now, else what failed, else that all
+    /// is loaded.
+    var status: String {
+        switch state.placeholder {
+        case .blank: return "(nothing loaded yet)"
+        case .loading: return "\(spinner) Loading…"
+        case .empty: return "∅ Nothing here. Try another filter."
+        case .error(let error): return "⚠ \(error)"
+        case .content: break
+        }
+        switch (state.activity, pagination.pageError, pagination.previousPageError) {
+        case (.loadingNextPage, let error?, _):
+            return "\(spinner) retrying the next page, which failed: \(error)"
+        case (.loadingPreviousPage, _, let error?):
+            return "\(spinner) retrying the previous page, which failed: \(error)"
+        case (let activity, _, _) where activity != .idle:
+            return "\(spinner) \(activity)"
+        case (_, let error?, _):
+            return "⚠ next page failed: \(error)"
+        case (_, _, let error?):
+            return "⚠ previous page failed: \(error)"
+        default:
+            return state.error.map { "⚠ \($0); showing what was loaded before" } ?? "✓ up to date"
+        }
+    }
+
+    /// The rows that fit in `room` lines, between a line for what is above them and a
+    /// line for what is below; nothing while a placeholder shows.
+    private func feed(room: Int, width: Int) -> [String] {
+        guard state.placeholder == .content, let rows = state.content else { return [] }
+        let shown = viewport.visible(of: rows.count, room: max(1, room))
+        var above: [String] = []
+        if shown.lowerBound > 0 {
+            above.append("↑ \(DemoFormat.count(shown.lowerBound, "row")) above")
+        }
+        if pagination.hasPreviousPages {
+            above.append("earlier pages dropped from memory, loaded back on scroll")
+        }
+        var below: [String] = []
+        if shown.upperBound < rows.count {
+            below.append("↓ \(DemoFormat.count(rows.count - shown.upperBound, "row")) below")
+        }
+        below.append(pagination.hasMorePages ? "more pages on the server" : "end of the feed")
+        var lines = [fit("        " + above.joined(separator: " · "), width)]
+        for index in shown {
+            let new = viewport.marked.contains(index)
+            let row = fit("  \(new ? "+ new" : "     ") \(rows[index].title)", width)
+            lines.append(new ? Style.green(row, prefix: "  + new") : row)
+        }
+        lines.append(fit("        " + below.joined(separator: " · "), width))
+        return lines
+    }
+
+    /// `text`, cut to `width` characters with an ellipsis.
+    private func fit(_ text: String, _ width: Int) -> String {
+        guard text.count > width else { return text }
+        return String(text.prefix(max(0, width - 1))) + "…"
+    }
+}
+
+/// The few escape codes the frame uses, applied once a line is cut to the window: to
+/// the whole line, or to its `prefix` only when it has it.
+enum Style {
+    static func bold(_ line: String, prefix: String? = nil) -> String {
+        styled(line, "1", prefix: prefix)
+    }
+
+    static func dim(_ line: String) -> String { styled(line, "2", prefix: nil) }
+
+    static func green(_ line: String, prefix: String? = nil) -> String {
+        styled(line, "32", prefix: prefix)
+    }
+
+    private static func styled(_ line: String, _ code: String, prefix: String?) -> String {
+        let styled = prefix.flatMap { line.hasPrefix($0) ? $0 : nil } ?? line
+        return "\u{1B}[\(code)m\(styled)\u{1B}[0m" + line.dropFirst(styled.count)
+    }
+}

@@ -1,0 +1,49 @@
+import Foundation
+import LoadingKit
+import Testing
+
+@testable import loadingkit_demo
+
+@MainActor
+@Suite("the main feed's counts", .timeLimit(.minutes(1)))
+struct DemoStatsTests {
+    /// A feed screen on `feed` whose every change `stats` follows.
+    private func screen(on feed: DemoFeedServer, stats: DemoStats) -> FeedScreen {
+        let screen = FeedScreen(firstPage: feed.firstPage, webservice: Self.webservice())
+        screen.onChange = { screen, _ in stats.observe(screen.loadingState) }
+        return screen
+    }
+
+    private static func webservice() -> Webservice {
+        Webservice(transport: URLSessionTransport(configuration: .init(timeout: 10)))
+    }
+
+    @Test("the requests counted are the main feed's, not the filter screen's")
+    func mainFeedOnly() async throws {
+        let feed = try DemoFeedServer(delay: .zero)
+        defer { feed.server.stop() }
+        let stats = DemoStats(feed: feed)
+        let main = screen(on: feed, stats: stats)
+        await main.loadFirstPage()
+        let filtered = FeedScreen(firstPage: feed.emptyFilter, webservice: Self.webservice())
+        await filtered.loadFirstPage()
+
+        #expect(feed.server.requests.count == 2)
+        #expect(stats.requests == 1)
+        #expect(stats.line(for: main).hasPrefix("1 page held · 30 items · 1 request · "))
+        #expect(stats.timing.hasSuffix(" ms/request"))
+    }
+
+    @Test("the time per request leaves out the server's artificial delay, and says so")
+    func delayExcluded() async throws {
+        let delay = Duration.milliseconds(200)
+        let feed = try DemoFeedServer(delay: delay)
+        defer { feed.server.stop() }
+        let stats = DemoStats(feed: feed)
+        await screen(on: feed, stats: stats).loadFirstPage()
+
+        #expect(stats.requests == 1)
+        #expect(stats.timePerRequest < delay)
+        #expect(stats.timing.hasSuffix(" ms/request + 200 ms demo delay"))
+    }
+}

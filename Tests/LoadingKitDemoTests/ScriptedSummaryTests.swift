@@ -1,0 +1,47 @@
+import Testing
+
+@testable import loadingkit_demo
+
+@Suite("the scripted session's summary")
+struct ScriptedSummaryTests {
+    typealias Summary = ScriptedSession.Summary
+
+    private func summary(
+        uniqueItems: Int = 120,
+        emptyPlaceholder: Bool = true,
+        sharing: SharingSteps.Outcome = .init(
+            detailRequests: 0,
+            rolledBack: true,
+            coldStartFromDisk: true
+        )
+    ) -> Summary {
+        Summary(
+            pages: 4,
+            items: 120,
+            uniqueItems: uniqueItems,
+            requests: 14,
+            notModified: 3,
+            emptyPlaceholder: emptyPlaceholder,
+            sharing: sharing
+        )
+    }
+
+    @Test("a session as scripted has no problem")
+    func asScripted() {
+        #expect(summary().problem == nil)
+    }
+
+    @Test("each way a session can go wrong is told")
+    func problems() {
+        #expect(summary(uniqueItems: 119).problem == "120 items shown, only 119 of them unique")
+        #expect(summary(emptyPlaceholder: false).problem?.contains("empty placeholder") == true)
+        let sharing = [
+            SharingSteps.Outcome(detailRequests: 1, rolledBack: true, coldStartFromDisk: true),
+            .init(detailRequests: 0, rolledBack: false, coldStartFromDisk: true),
+            .init(detailRequests: 0, rolledBack: true, coldStartFromDisk: false),
+        ]
+        let told = sharing.compactMap { summary(sharing: $0).problem }
+        #expect(told.count == 3)
+        #expect(Set(told).count == 3)
+    }
+}
