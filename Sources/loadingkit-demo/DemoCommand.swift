@@ -23,9 +23,15 @@ enum DemoCommand {
             return 2
         }
         let transport = URLSessionTransport(configuration: .init(timeout: 10))
-        let webservice = Webservice(transport: transport)
+        let events = output.eventLine
+        let monitor =
+            options.verbose
+            ? LoadingEventPrinter(showsQueryValues: true) { events("  · \($0)") } : nil
+        let webservice = Webservice(transport: transport, configuration: .init(monitor: monitor))
+        // Event lines would tear a redrawn screen: with them, the session is told in lines.
         let renderer: any DemoRenderer =
-            output.isTerminal ? TerminalRenderer(output: output) : PlainRenderer(output: output)
+            output.isTerminal && !options.verbose
+            ? TerminalRenderer(output: output) : PlainRenderer(output: output)
         defer { renderer.finish() }
 
         if let url = options.url {
@@ -45,7 +51,7 @@ enum DemoCommand {
         let feed: DemoFeedServer
         let stories: DemoStoryServer
         do {
-            let delay: Duration = output.isTerminal ? .milliseconds(350) : .zero
+            let delay: Duration = renderer is TerminalRenderer ? .milliseconds(350) : .zero
             feed = try DemoFeedServer(delay: delay)
             stories = try DemoStoryServer(delay: delay)
         } catch {

@@ -1,14 +1,17 @@
 import Foundation
 
-/// The command line: `loadingkit-demo [--interactive | --url URL [--pages N]] [--help]`.
+/// The command line:
+/// `loadingkit-demo [--interactive | --url URL [--pages N]] [--verbose] [--help]`.
 struct DemoOptions: Equatable {
     var interactive = false
+    var verbose = false
     var url: URL?
     var pages = 3
     var help = false
 
     /// The one-line synopsis, printed after an error.
-    static let synopsis = "usage: loadingkit-demo [--interactive | --url URL [--pages N]] [--help]"
+    static let synopsis =
+        "usage: loadingkit-demo [--interactive | --url URL [--pages N]] [--verbose] [--help]"
 
     static let usage = """
         \(synopsis)
@@ -21,6 +24,9 @@ struct DemoOptions: Equatable {
                          p previous page, f force reload, q quit
           --url URL      load a real JSON API that paginates with Link headers
           --pages N      with --url, load at most N pages (default 3)
+          --verbose      print, as lines, what the kit does and decides: each request
+                         and response, 304s, retries, coalesced callers, superseded
+                         and cancelled loads, stored values shown
           --help         show this help
         """
 
@@ -30,7 +36,7 @@ struct DemoOptions: Equatable {
     }
 
     /// Every option, by its long name.
-    private static let options: Set = ["--interactive", "--help", "--url", "--pages"]
+    private static let options: Set = ["--interactive", "--help", "--url", "--pages", "--verbose"]
 
     init() {}
 
@@ -56,6 +62,8 @@ struct DemoOptions: Equatable {
                 interactive = true
             case "--help":
                 help = true
+            case "--verbose":
+                verbose = true
             case "--url":
                 guard let value = remaining.popFirst(), let url = URL(string: value),
                     let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
@@ -81,6 +89,7 @@ struct DemoOptions: Equatable {
         switch argument {
         case "-i": "--interactive"
         case "-h": "--help"
+        case "-v": "--verbose"
         default: argument
         }
     }
@@ -91,6 +100,12 @@ struct DemoOptions: Equatable {
             throw Failure(
                 description: "--interactive and --url cannot be combined: "
                     + "--interactive plays the embedded feed"
+            )
+        }
+        if given.contains("--interactive") && given.contains("--verbose") {
+            throw Failure(
+                description: "--interactive and --verbose cannot be combined: "
+                    + "--interactive draws the screen, --verbose prints lines"
             )
         }
         if given.contains("--pages") && !given.contains("--url") {

@@ -15,6 +15,9 @@ protocol DemoOutput: AnyObject {
     func write(_ text: String)
     /// Writes an error or a usage message, apart from the output.
     func writeError(_ text: String)
+    /// Writes one line of the kit's events, from whatever thread the kit is on, at once
+    /// and in order with the output.
+    nonisolated var eventLine: @Sendable (String) -> Void { get }
 }
 
 extension DemoOutput {
@@ -47,5 +50,10 @@ final class StandardOutput: DemoOutput {
 
     func writeError(_ text: String) {
         FileHandle.standardError.write(Data(text.utf8))
+    }
+
+    /// Standard output, in one write per line, so that lines never mix.
+    nonisolated let eventLine: @Sendable (String) -> Void = { line in
+        FileHandle.standardOutput.write(Data((line + "\n").utf8))
     }
 }

@@ -50,7 +50,8 @@ struct ScriptedSession {
         let sharing = await SharingSteps(
             stories: stories,
             renderer: renderer,
-            transport: webservice.transport
+            transport: webservice.transport,
+            monitor: webservice.configuration.monitor
         ).run()
 
         let items = screen.loadingState.content ?? []

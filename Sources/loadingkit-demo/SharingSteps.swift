@@ -9,6 +9,8 @@ struct SharingSteps {
     let stories: DemoStoryServer
     let renderer: any DemoRenderer
     let transport: any Transport
+    /// Who hears the events of the steps' webservices, with `--verbose`.
+    let monitor: (any LoadingMonitor)?
 
     /// What the steps showed.
     struct Outcome: Equatable {
@@ -96,7 +98,10 @@ struct SharingSteps {
     private func offlineWebservice(in directory: URL) -> Webservice {
         Webservice(
             transport: transport,
-            configuration: .init(persistentStore: DiskResourceStore(directory: directory))
+            configuration: .init(
+                persistentStore: DiskResourceStore(directory: directory),
+                monitor: monitor
+            )
         )
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import LoadingKitNetworking
 
 @testable import loadingkit_demo
 
@@ -8,6 +9,11 @@ final class BufferOutput: DemoOutput {
     let isTerminal = false
     private(set) var text = ""
     private(set) var errors = ""
+    /// The event lines, written from any thread.
+    let events = Locked<[String]>([])
+    nonisolated var eventLine: @Sendable (String) -> Void {
+        { [events] line in events.withLock { $0.append(line) } }
+    }
 
     func write(_ text: String) {
         self.text += text

@@ -21,6 +21,7 @@ struct DemoOptionsTests {
             (["--url", "https://example.com", "-i"], "cannot be combined"),
             (["--url", "https://a.example", "--url", "https://b.example"], "--url is given twice"),
             (["-i", "--interactive"], "--interactive is given twice"),
+            (["--interactive", "-v"], "--interactive draws the screen, --verbose prints lines"),
             (["--bogus"], "unknown option --bogus"),
             (["-x"], "unknown option -x"),
             (["bogus"], "unexpected argument \"bogus\""),

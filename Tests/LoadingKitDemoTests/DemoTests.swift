@@ -103,6 +103,26 @@ struct DemoTests {
         #expect(!output.text.contains("\u{1B}["))
     }
 
+    @Test("--verbose prints what the kit did and decided, query values shown, no header value")
+    func verbose() async throws {
+        let output = BufferOutput()
+        let status = await DemoCommand.run(arguments: ["--verbose"], output: output)
+        #expect(status == 0)
+        let events = output.events.withLock { $0 }
+        #expect(
+            events.contains { $0.hasPrefix("  · → GET http://127.0.0.1:") && $0.contains("page=2") }
+        )
+        #expect(events.contains { $0.hasPrefix("  · ← 200 GET ") })
+        #expect(events.contains { $0.contains("not modified: the stored value stands") })
+        #expect(events.contains { $0.hasPrefix("  · [StoryScreen] nothing stored for GET ") })
+        #expect(events.contains { $0.hasPrefix("  · [StoryScreen] stored value shown at once") })
+        #expect(events.contains { $0.hasPrefix("  · [StoryScreen] skipped GET ") })
+        #expect(events.contains { $0.hasPrefix("  · ✗ Bad status ") })
+        #expect(!events.contains { $0.contains("If-None-Match") || $0.contains("ETag") })
+        // The session itself is told as without --verbose.
+        #expect(output.lines.last?.hasPrefix("14 requests, 3 answered 304 · ") == true)
+    }
+
     @Test("with no arguments and no terminal it plays the session and succeeds")
     func defaultRun() async throws {
         let output = BufferOutput()

@@ -12,6 +12,8 @@ final class FrameOutput: DemoOutput {
     /// For each pause, how many frames were drawn before it, and how long it was.
     private(set) var pauses: [(afterFrames: Int, duration: Duration)] = []
     private(set) var errors = ""
+    /// Drawn screens have no event lines: `--verbose` prints plain lines.
+    nonisolated var eventLine: @Sendable (String) -> Void { { _ in } }
 
     init(columns: Int, rows: Int) {
         terminalSize = TerminalSize(columns: columns, rows: rows)

@@ -34,9 +34,11 @@ struct DocumentationTests {
         return blocks
     }
 
-    /// The snippet regions of DocumentationSnippets.swift, dedented.
+    /// The snippet regions of DocumentationSnippets.swift and GuideSnippets.swift, dedented.
     static func snippets() throws -> [String] {
-        let source = try read("Tests/LoadingKitTests/Documentation/DocumentationSnippets.swift")
+        let folder = "Tests/LoadingKitTests/Documentation/"
+        let source = try ["DocumentationSnippets.swift", "GuideSnippets.swift"]
+            .map { try read(folder + $0) }.joined(separator: "\n")
         var snippets: [String] = []
         var current: [Substring]?
         for line in source.split(separator: "\n", omittingEmptySubsequences: false) {
@@ -71,6 +73,12 @@ struct DocumentationTests {
             "Sources/LoadingKit/LoadingKit.docc/PaginatingContent.md",
             "Sources/LoadingKit/LoadingKit.docc/CachingRetriesAndCoalescing.md",
             "Sources/LoadingKit/LoadingKit.docc/SharingInvalidatingAndMutating.md",
+            "Sources/LoadingKit/LoadingKit.docc/UsingLoadingKitWithSwiftUI.md",
+            "Sources/LoadingKitNetworking/LoadingKitNetworking.docc/LoadingKitNetworking.md",
+            "Sources/LoadingKitNetworking/LoadingKitNetworking.docc/GettingStartedWithNetworking.md",
+            "Sources/LoadingKitNetworking/LoadingKitNetworking.docc/LoggingWhatTheKitDecides.md",
+            "Sources/LoadingKitTesting/LoadingKitTesting.docc/LoadingKitTesting.md",
+            "Sources/LoadingKitTesting/LoadingKitTesting.docc/GettingStartedWithTesting.md",
         ]
     )
     func blocksAreCompiled(document: String) throws {
