@@ -79,6 +79,8 @@ public final class LoadingContainer<Value: Sendable, Content>: Loading {
     public var configuresEmptyValues: Bool { true }
 
     /// Builds the content from `value`.
+    ///
+    /// - Parameter value: The loaded value, passed to the build function.
     public func configure(value: Value) {
         content = build(value)
     }
@@ -92,6 +94,8 @@ public final class LoadingContainer<Value: Sendable, Content>: Loading {
 
     /// Runs the load function again, whatever the state, with the loading placeholder
     /// only while there is no content.
+    ///
+    /// - Returns: A handle that cancels the load.
     @discardableResult
     public func retry() -> LoadTask {
         start(.force).task

@@ -22,6 +22,11 @@ public struct LoadPolicy: Sendable, Equatable, CustomStringConvertible {
     public let ignoresCache: Bool
 
     /// Creates a policy.
+    ///
+    /// - Parameters:
+    ///   - kind: How the policy decides.
+    ///   - ignoresCache: Whether the request bypasses every cache and sends no stored
+    ///     validators; `false` by default.
     public init(_ kind: Kind, ignoresCache: Bool = false) {
         self.kind = kind
         self.ignoresCache = ignoresCache

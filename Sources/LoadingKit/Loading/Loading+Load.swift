@@ -95,6 +95,9 @@ extension Loading {
     /// Call when the content's view appears: reloads with ``LoadPolicy/ifNeeded``,
     /// without waiting — ``resource`` or the last resource; on a ``Paginating`` list,
     /// the first page, or the pages held once they are stale.
+    ///
+    /// - Returns: A handle that cancels the load, or `nil` when there is nothing to
+    ///   load.
     @discardableResult
     public func loadingDidAppear() -> LoadTask? {
         guard let start = Self.loadingLifecycle.reload(self, .ifNeeded) else { return nil }

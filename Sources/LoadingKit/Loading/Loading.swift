@@ -31,6 +31,8 @@ public protocol Loading: AnyObject, Sendable {
     /// Shows a newly loaded value. Called exactly once per value applied, on the main
     /// actor, after ``validate(_:)`` accepted it; never for a superseded or cancelled
     /// load, and for an empty value only when ``configuresEmptyValues`` is `true`.
+    ///
+    /// - Parameter value: The value loaded, validated and accepted.
     func configure(value: ResourceType)
 
     /// The webservice loads go through. Default: `Webservice.shared`. Tests return a
@@ -48,6 +50,9 @@ public protocol Loading: AnyObject, Sendable {
 
     /// Whether `value` counts as empty, which selects the empty placeholder. Default:
     /// `false`; for collections, `Collection.isEmpty`.
+    ///
+    /// - Parameter value: A loaded value.
+    /// - Returns: Whether the empty placeholder shows for it.
     func isEmpty(_ value: ResourceType) -> Bool
 
     /// Whether ``configure(value:)`` is called for an empty value too. Default:
@@ -58,6 +63,10 @@ public protocol Loading: AnyObject, Sendable {
     /// Post-processing that may still refuse a loaded value; what it throws fails the
     /// load as ``LoadingError/rejected(_:)``, keeping the content. Default: accepts
     /// every value.
+    ///
+    /// - Parameter value: The loaded value, before ``configure(value:)`` sees it.
+    /// - Throws: Whatever refuses the value; the load fails with it as
+    ///   ``LoadingError/rejected(_:)``.
     func validate(_ value: ResourceType) throws
 
     /// Called after every state change, with the states before and after: the
@@ -68,6 +77,10 @@ public protocol Loading: AnyObject, Sendable {
     /// keeps no copy of the previous content — that would make every appended page
     /// copy the whole list — so `oldState.content` is the content after the change;
     /// the rest of `oldState` is as it was. Default: does nothing.
+    ///
+    /// - Parameters:
+    ///   - oldState: The state before the change, with the content after it.
+    ///   - newState: The state after the change, as ``loadingState`` now holds it.
     func loadingStateDidChange(
         from oldState: LoadingState<ResourceType>,
         to newState: LoadingState<ResourceType>
@@ -75,6 +88,8 @@ public protocol Loading: AnyObject, Sendable {
 
     /// Called once for every load that fails (cancellation is not a failure).
     /// Default: does nothing.
+    ///
+    /// - Parameter error: Why the load failed, as the state records it.
     func loadDidFail(_ error: LoadingError)
 
     /// Called once for every load that was cancelled — by ``cancelLoading()``, by
@@ -86,6 +101,8 @@ public protocol Loading: AnyObject, Sendable {
     /// Called after a refresh or a page changed the content, right after
     /// ``configure(value:)``, with what changed: the rows to insert or append, or a
     /// replacement. Default: does nothing.
+    ///
+    /// - Parameter change: What changed in the content.
     func didApply(_ change: ContentChange)
 
     /// Whether ``loadingDidDisappear()`` cancels the load in flight. Default: `false`.
@@ -125,6 +142,9 @@ extension Loading {
     /// `Collection.isEmpty` when the value is a collection, else `false` — also for a
     /// generic conformer whose value type is only known to be a collection when it
     /// runs.
+    ///
+    /// - Parameter value: A loaded value.
+    /// - Returns: Whether it is an empty collection.
     public func isEmpty(_ value: ResourceType) -> Bool {
         (value as? any Collection)?.isEmpty ?? false
     }
@@ -133,21 +153,32 @@ extension Loading {
     public var configuresEmptyValues: Bool { false }
 
     /// Accepts every value.
+    ///
+    /// - Parameter value: The loaded value.
+    /// - Throws: Nothing: every value is accepted.
     public func validate(_ value: ResourceType) throws {}
 
     /// Does nothing.
+    ///
+    /// - Parameters:
+    ///   - oldState: The state before the change.
+    ///   - newState: The state after the change.
     public func loadingStateDidChange(
         from oldState: LoadingState<ResourceType>,
         to newState: LoadingState<ResourceType>
     ) {}
 
     /// Does nothing.
+    ///
+    /// - Parameter error: Why the load failed.
     public func loadDidFail(_ error: LoadingError) {}
 
     /// Does nothing.
     public func loadWasCancelled() {}
 
     /// Does nothing.
+    ///
+    /// - Parameter change: What changed in the content.
     public func didApply(_ change: ContentChange) {}
 
     /// `false`.
@@ -169,5 +200,8 @@ extension Loading {
 
 extension Loading where ResourceType: Collection {
     /// `Collection.isEmpty`.
+    ///
+    /// - Parameter value: A loaded collection.
+    /// - Returns: Whether it has no elements.
     public func isEmpty(_ value: ResourceType) -> Bool { value.isEmpty }
 }

@@ -91,6 +91,12 @@ public struct LoadingState<Value: Sendable>: Sendable {
 
 extension LoadingState: Equatable where Value: Equatable {
     /// Two states are equal when everything they tell is; bookkeeping is ignored.
+    ///
+    /// - Parameters:
+    ///   - lhs: One state.
+    ///   - rhs: The other.
+    /// - Returns: Whether their content, activity, error, emptiness, times, progress
+    ///   and cancellation are equal.
     public static func == (lhs: LoadingState, rhs: LoadingState) -> Bool {
         lhs.content == rhs.content && lhs.activity == rhs.activity && lhs.error == rhs.error
             && lhs.isEmpty == rhs.isEmpty && lhs.loadedAt == rhs.loadedAt

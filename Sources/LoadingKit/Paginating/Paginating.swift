@@ -53,6 +53,10 @@ where ResourceType: RangeReplaceableCollection, ResourceType.Element: Sendable {
     var pagination: PaginationState<Cursor> { get set }
 
     /// The resource of the page `cursor` asks for; `nil` asks for the first page.
+    ///
+    /// - Parameter cursor: The cursor of the page, from the page before or after it;
+    ///   `nil` for the first page.
+    /// - Returns: The page's resource, whose ``Page`` names its neighbours.
     func resource(forPage cursor: Cursor?) -> Resource<Page<ResourceType.Element, Cursor>>
 
     /// How close to either end an index must come for
@@ -74,6 +78,7 @@ where ResourceType: RangeReplaceableCollection, ResourceType.Element: Sendable {
     /// whose item type is only known to be `Identifiable` when it runs.
     ///
     /// - Parameter page: The items of a page, in list order.
+    /// - Returns: The items to add, in list order.
     func itemsToAppend(from page: [ResourceType.Element]) -> [ResourceType.Element]
 }
 
@@ -88,6 +93,8 @@ extension Paginating {
 
     /// Does nothing: a list is drawn from ``Loading/loadingState`` and animated from
     /// ``Loading/didApply(_:)``.
+    ///
+    /// - Parameter value: The loaded list, unused.
     public func configure(value: ResourceType) {}
 
     /// A window of pages: a load of the list's first page resource loads the first
@@ -96,6 +103,9 @@ extension Paginating {
 
     /// The items whose identifier is not shown yet, each once, when the items are
     /// `Identifiable`; else all of them.
+    ///
+    /// - Parameter page: The items of a page, in list order.
+    /// - Returns: The items to add, in list order.
     public func itemsToAppend(from page: [ResourceType.Element]) -> [ResourceType.Element] {
         guard ResourceType.Element.self is any Identifiable.Type else { return page }
         let runtime = loadingRuntime
@@ -123,6 +133,9 @@ extension Paginating {
 
 extension Paginating where ResourceType.Element: Identifiable, ResourceType.Element.ID: Sendable {
     /// The items whose identifier is not shown yet, each once.
+    ///
+    /// - Parameter page: The items of a page, in list order.
+    /// - Returns: The items to add, in list order.
     public func itemsToAppend(from page: [ResourceType.Element]) -> [ResourceType.Element] {
         typealias ID = ResourceType.Element.ID
         let runtime = loadingRuntime

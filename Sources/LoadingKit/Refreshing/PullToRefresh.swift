@@ -90,6 +90,9 @@ public final class PullToRefresh {
 
     /// The gesture moved: the content is pulled `distance` down from its rest.
     /// Ignored while refreshing.
+    ///
+    /// - Parameter distance: How far the content is pulled down, in the unit of
+    ///   ``threshold``; 0 or less at rest.
     public func pulled(to distance: Double) {
         guard phase != .refreshing else { return }
         progress = min(1, max(0, distance / threshold))
@@ -100,6 +103,8 @@ public final class PullToRefresh {
     /// The gesture ended. Beyond the threshold this starts the refresh and returns its
     /// task; otherwise the indicator hides and it returns `nil`. A release while
     /// refreshing does nothing.
+    ///
+    /// - Returns: The task of the refresh started, or `nil` when none started.
     @discardableResult
     public func released() -> Task<Void, Never>? {
         switch phase {

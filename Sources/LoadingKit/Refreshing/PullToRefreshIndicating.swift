@@ -13,6 +13,10 @@
 public protocol PullToRefreshIndicating: AnyObject {
     /// The visible part of the indicator changed: `progress` from 0 (hidden) to 1
     /// (the threshold), and whether a release now would refresh. Default: nothing.
+    ///
+    /// - Parameters:
+    ///   - progress: How far toward the threshold the content is pulled, from 0 to 1.
+    ///   - beyondThreshold: Whether a release now would refresh.
     func update(progress: Double, beyondThreshold: Bool)
 
     /// A refresh started: animate. Default: nothing.
@@ -27,6 +31,10 @@ public protocol PullToRefreshIndicating: AnyObject {
 
 extension PullToRefreshIndicating {
     /// Does nothing.
+    ///
+    /// - Parameters:
+    ///   - progress: How far toward the threshold the content is pulled, from 0 to 1.
+    ///   - beyondThreshold: Whether a release now would refresh.
     public func update(progress: Double, beyondThreshold: Bool) {}
 
     /// Does nothing.

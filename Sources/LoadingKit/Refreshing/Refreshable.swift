@@ -35,11 +35,21 @@ public protocol Refreshable: Loading {
 
     /// The resource of the newest items, newer than `anchor` when the API supports it;
     /// `anchor` is `nil` when nothing is loaded.
+    ///
+    /// - Parameter anchor: The anchor of the content shown, from
+    ///   ``refreshAnchor(of:)``; `nil` when nothing is loaded.
+    /// - Returns: The resource of the newest items.
     func refreshResource(newerThan anchor: RefreshAnchor?) -> Resource<ResourceType>
 
     /// The resource of the newer items that follow `page` (older than its last item,
     /// newer than `anchor`), to close a gap; `nil` when the API cannot say. Default:
     /// `nil`.
+    ///
+    /// - Parameters:
+    ///   - page: The page fetched last, which does not reach the content shown.
+    ///   - anchor: The anchor of the content shown; `nil` when nothing is loaded.
+    /// - Returns: The resource of the following page, or `nil` when the API cannot
+    ///   say.
     func refreshResource(
         following page: ResourceType,
         newerThan anchor: RefreshAnchor?
@@ -48,6 +58,9 @@ public protocol Refreshable: Loading {
     /// The anchor of the content shown. Default: the first element of a collection
     /// whose anchor is its element, or the content itself when the anchor is the
     /// content.
+    ///
+    /// - Parameter content: The content shown.
+    /// - Returns: Its anchor, or `nil` when it has none, such as an empty list.
     func refreshAnchor(of content: ResourceType) -> RefreshAnchor?
 
     /// The most items a refresh page holds, when known: a page without overlap that
@@ -67,6 +80,12 @@ public protocol Refreshable: Loading {
     /// content in place, reporting
     /// ``ContentChange/inserted(_:)``; otherwise, or when ``refreshReplacesContent``
     /// is set, replaces the content.
+    ///
+    /// - Parameters:
+    ///   - pages: The pages the refresh fetched, newest first; at least one.
+    ///   - content: The content shown.
+    /// - Returns: The content to show and what changed, or a gap with the content to
+    ///   show if it cannot be closed.
     func mergeRefresh(_ pages: [ResourceType], into content: ResourceType) -> RefreshMerge<
         ResourceType
     >
@@ -76,6 +95,11 @@ public protocol Refreshable: Loading {
 
 extension Refreshable {
     /// `nil`: gaps cannot be closed.
+    ///
+    /// - Parameters:
+    ///   - page: The page fetched last.
+    ///   - anchor: The anchor of the content shown.
+    /// - Returns: `nil`.
     public func refreshResource(
         following page: ResourceType,
         newerThan anchor: RefreshAnchor?
@@ -91,6 +115,11 @@ extension Refreshable {
     public var refreshReplacesContent: Bool { false }
 
     /// Replaces the content with the newest page.
+    ///
+    /// - Parameters:
+    ///   - pages: The pages the refresh fetched, newest first.
+    ///   - content: The content shown, unused.
+    /// - Returns: The newest page, as a replacement.
     public func mergeRefresh(_ pages: [ResourceType], into content: ResourceType)
         -> RefreshMerge<ResourceType>
     {
@@ -100,11 +129,17 @@ extension Refreshable {
 
 extension Refreshable where RefreshAnchor == ResourceType {
     /// The content itself.
+    ///
+    /// - Parameter content: The content shown.
+    /// - Returns: `content`.
     public func refreshAnchor(of content: ResourceType) -> RefreshAnchor? { content }
 }
 
 extension Refreshable where ResourceType: Collection, RefreshAnchor == ResourceType.Element {
     /// The first element.
+    ///
+    /// - Parameter content: The content shown.
+    /// - Returns: Its first element, or `nil` when it is empty.
     public func refreshAnchor(of content: ResourceType) -> RefreshAnchor? { content.first }
 }
 
@@ -113,6 +148,13 @@ where ResourceType: RangeReplaceableCollection, ResourceType.Element: Identifiab
     /// Prepends the fetched items not shown that come before the last item already
     /// shown — leaving out those ``Loading/edit(_:)`` removed — and keeps the content in
     /// place.
+    ///
+    /// - Parameters:
+    ///   - pages: The pages the refresh fetched, newest first.
+    ///   - content: The content shown.
+    /// - Returns: The content with the new items and the indices they were inserted at,
+    ///   a gap when the pages do not reach the content, or a replacement when
+    ///   ``refreshReplacesContent`` is set.
     public func mergeRefresh(_ pages: [ResourceType], into content: ResourceType)
         -> RefreshMerge<ResourceType>
     {

@@ -86,6 +86,11 @@ extension WebserviceError {
         }
 
         /// Two failures are equal when their code, message and URL are.
+        ///
+        /// - Parameters:
+        ///   - lhs: One failure.
+        ///   - rhs: The other.
+        /// - Returns: Whether their code, message and URL are equal.
         public static func == (lhs: Self, rhs: Self) -> Bool {
             lhs.code == rhs.code && lhs.message == rhs.message && lhs.url == rhs.url
         }
@@ -131,6 +136,9 @@ extension WebserviceError {
         }
 
         /// The value of the header field `name`, compared without case.
+        ///
+        /// - Parameter name: The field name.
+        /// - Returns: The field's value, or `nil` when the response has no such field.
         public func header(_ name: String) -> String? {
             headers.first { $0.key.caseInsensitiveCompare(name) == .orderedSame }?.value
         }

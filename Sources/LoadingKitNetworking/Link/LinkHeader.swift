@@ -34,6 +34,11 @@ public struct LinkHeader: Sendable, Equatable {
         public let parameters: [String: String]
 
         /// Creates a link.
+        ///
+        /// - Parameters:
+        ///   - url: The target, already resolved.
+        ///   - relations: The relation types, in lower case.
+        ///   - parameters: The link's parameters by lower-cased name, `rel` included.
         public init(url: URL, relations: [String], parameters: [String: String]) {
             self.url = url
             self.relations = relations
@@ -68,6 +73,8 @@ public struct LinkHeader: Sendable, Equatable {
 
     /// The links of a response's `Link` header, resolved against its URL; no links
     /// when it has none.
+    ///
+    /// - Parameter response: The response whose `Link` header field is read.
     public init(response: HTTPURLResponse) {
         let value = response.value(forHTTPHeaderField: "Link")
         self.init(fieldValues: value.map { [$0] } ?? [], relativeTo: response.url)
@@ -75,6 +82,9 @@ public struct LinkHeader: Sendable, Equatable {
 
     /// The target of the first link with the relation type `relation`
     /// (case-insensitive).
+    ///
+    /// - Parameter relation: The relation type, such as `next` or `last`.
+    /// - Returns: The link's target, or `nil` when no link has that relation type.
     public func url(for relation: String) -> URL? {
         let relation = relation.lowercased()
         return links.first { $0.relations.contains(relation) }?.url

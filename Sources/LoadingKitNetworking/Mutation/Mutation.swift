@@ -48,6 +48,7 @@ public struct Mutation<A: Sendable>: Sendable {
     /// - Parameters:
     ///   - target: The resource whose stored value changes.
     ///   - change: The change.
+    /// - Returns: The mutation with the change.
     public func optimistically<B: Sendable>(
         updating target: Resource<B>,
         _ change: @escaping @Sendable (inout B) -> Void
@@ -67,6 +68,7 @@ public struct Mutation<A: Sendable>: Sendable {
     /// succeeds.
     ///
     /// - Parameter invalidation: Which resources.
+    /// - Returns: The mutation with the invalidation.
     public func invalidating(_ invalidation: Invalidation) -> Mutation {
         var copy = self
         copy.invalidations.append(invalidation)
@@ -77,6 +79,7 @@ public struct Mutation<A: Sendable>: Sendable {
     /// that are not idempotent when the policy says so.
     ///
     /// - Parameter policy: When to send it again.
+    /// - Returns: The mutation with the policy.
     public func retrying(_ policy: RetryPolicy) -> Mutation {
         var copy = self
         copy.retry = policy
@@ -84,6 +87,8 @@ public struct Mutation<A: Sendable>: Sendable {
     }
 
     /// This mutation, sharing the request of an identical one in flight.
+    ///
+    /// - Returns: The coalescing mutation.
     public func coalescing() -> Mutation {
         var copy = self
         copy.coalesces = true

@@ -13,11 +13,17 @@ public struct PageCursor: Decodable, Sendable, Hashable, CustomStringConvertible
     public let value: String?
 
     /// Creates a cursor; an empty string means none.
+    ///
+    /// - Parameter value: The cursor as the API sent it; `nil` or empty when there is no
+    ///   next page.
     public init(_ value: String?) {
         self.value = value?.isEmpty == false ? value : nil
     }
 
     /// Decodes a string, an integer, or `null`.
+    ///
+    /// - Parameter decoder: The decoder holding the cursor.
+    /// - Throws: `DecodingError` when the value is neither of them.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {

@@ -30,6 +30,7 @@ extension Resource {
     ///   - pageParameter: The query item of the page number.
     ///   - sizeParameter: The query item of the page size; `nil` to send none.
     ///   - decoder: The decoder of the items; `nil` for a default `JSONDecoder`.
+    /// - Returns: The resource of the page.
     public static func pageNumber<Item: Decodable & Sendable>(
         url: URL,
         page: Int?,
@@ -75,6 +76,7 @@ extension Resource {
     ///   - offsetParameter: The query item of the offset.
     ///   - limitParameter: The query item of the limit.
     ///   - decoder: The decoder of the items; `nil` for a default `JSONDecoder`.
+    /// - Returns: The resource of the page.
     public static func offset<Item: Decodable & Sendable>(
         url: URL,
         offset: Int?,
@@ -157,6 +159,7 @@ extension Resource {
     ///   - previous: The cursor of the page before, when the body carries one; `nil`
     ///     (the default) when the API only goes forward.
     ///   - totalCount: The count of the whole list, when the body carries one.
+    /// - Returns: The resource of the page.
     public static func cursor<Item: Sendable, Envelope: Decodable & SendableMetatype>(
         url: URL,
         cursor: String?,
@@ -202,6 +205,7 @@ extension Resource {
     ///   - cursor: The identifier of an item.
     ///   - totalCount: The count of the whole list, when the body carries one
     ///     (Stripe's `total_count`).
+    /// - Returns: The resource of the page.
     public static func startingAfter<Item: Sendable, Envelope: Decodable & SendableMetatype>(
         url: URL,
         after: String?,
@@ -245,6 +249,7 @@ extension Resource {
     ///   - url: The page to load: the first page's URL, then each `next` target.
     ///   - allowsCrossOrigin: Whether a `next` on another origin is followed.
     ///   - decoder: The decoder of the items; `nil` for a default `JSONDecoder`.
+    /// - Returns: The resource of the page.
     public static func linked<Item: Decodable & Sendable>(
         url: URL,
         allowsCrossOrigin: Bool = false,

@@ -58,6 +58,7 @@ public final class DiskResourceStore: ResourceStore {
     /// The record under `key`; a file that does not read back whole is removed.
     ///
     /// - Parameter key: The resource's stable key.
+    /// - Returns: The record, or `nil` when there is no file or it does not read back.
     public func record(forKey key: String) -> PersistedRecord? {
         let name = fileName(for: key)
         let url = directory.appending(path: name)

@@ -18,6 +18,7 @@ public protocol ResourceStore: Sendable {
     /// The record kept under `key`, or `nil`.
     ///
     /// - Parameter key: The resource's stable key.
+    /// - Returns: The record, or `nil` when there is none or it cannot be read.
     func record(forKey key: String) -> PersistedRecord?
 
     /// Keeps `record` under `key`, replacing what was there.

@@ -9,17 +9,25 @@ public struct RandomSource: Sendable {
     private let draw: @Sendable () -> Double
 
     /// A source that returns `draw()`, which must lie in `0..<1`.
+    ///
+    /// - Parameter draw: Returns the next number, in `0..<1`; called from any thread.
     public init(_ draw: @escaping @Sendable () -> Double) {
         self.draw = draw
     }
 
     /// A number in `0..<1`.
+    ///
+    /// - Returns: The next number of the source.
     public func next() -> Double { draw() }
 
     /// The system's random number generator.
     public static let system = RandomSource { Double.random(in: 0..<1) }
 
     /// A reproducible sequence (SplitMix64) starting from `seed`.
+    ///
+    /// - Parameter seed: Where the sequence starts: the same seed gives the same
+    ///   numbers.
+    /// - Returns: The seeded source.
     public static func seeded(_ seed: UInt64) -> RandomSource {
         let state = Locked(seed)
         return RandomSource {

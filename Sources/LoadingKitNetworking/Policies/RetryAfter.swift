@@ -18,6 +18,8 @@ public enum RetryAfter: Sendable, Equatable {
     case date(Date)
 
     /// Parses a header value; `nil` when it is neither form.
+    ///
+    /// - Parameter value: The field value: a number of seconds or an HTTP date.
     public init?(_ value: String) {
         let trimmed = value.trimmingCharacters(in: .whitespaces)
         if !trimmed.isEmpty, trimmed.utf8.allSatisfy({ (0x30...0x39).contains($0) }) {
@@ -30,12 +32,17 @@ public enum RetryAfter: Sendable, Equatable {
     }
 
     /// The header of `response`, when present and valid.
+    ///
+    /// - Parameter response: The response whose `Retry-After` header field is read.
     public init?(response: HTTPURLResponse) {
         guard let value = response.value(forHTTPHeaderField: "Retry-After") else { return nil }
         self.init(value)
     }
 
     /// How long to wait from `now`; never negative.
+    ///
+    /// - Parameter now: The moment to count from, for a date.
+    /// - Returns: The delay; `.zero` for a date already past.
     public func delay(from now: Date) -> Duration {
         switch self {
         case .seconds(let seconds):

@@ -37,6 +37,23 @@ public struct RetryPolicy: Sendable {
     public var onAttempt: (@Sendable (RetryAttempt) -> Void)?
 
     /// Creates a policy.
+    ///
+    /// - Parameters:
+    ///   - maximumAttempts: How many attempts in all, the first included; 1 means no
+    ///     retry, and less counts as 1.
+    ///   - initialDelay: The delay before the first retry; 0.5 s by default.
+    ///   - multiplier: The factor between one delay and the next; 2 by default.
+    ///   - maximumDelay: The longest delay between attempts, jitter included; 30 s by
+    ///     default.
+    ///   - jitter: The share of a delay that jitter may add or remove, clamped to 0...1;
+    ///     0.2 by default.
+    ///   - maximumRetryAfter: The longest `Retry-After` honoured; a server asking for
+    ///     more is not retried. 120 s by default.
+    ///   - retriesNonIdempotentRequests: Whether `POST`, `PATCH` and other
+    ///     non-idempotent requests are retried too; `false` by default.
+    ///   - random: Where jitter comes from; ``RandomSource/system`` by default.
+    ///   - onAttempt: Called before each retry, with why and how long until it; `nil`
+    ///     by default.
     public init(
         maximumAttempts: Int,
         initialDelay: Duration = .milliseconds(500),
@@ -66,18 +83,33 @@ public struct RetryPolicy: Sendable {
     public static let standard = RetryPolicy(maximumAttempts: 3)
 
     /// The delay before retry `retry` (1 for the first) without jitter.
+    ///
+    /// - Parameter retry: The number of the retry: 1 for the first, which is the second
+    ///   attempt.
+    /// - Returns: ``initialDelay`` times ``multiplier`` once per retry before it, at
+    ///   most ``maximumDelay``.
     public func baseDelay(beforeRetry retry: Int) -> Duration {
         let factor = pow(multiplier, Double(max(0, retry - 1)))
         return min(maximumDelay, initialDelay * factor)
     }
 
     /// The delay before retry `retry` with jitter drawn from ``random``.
+    ///
+    /// - Parameter retry: The number of the retry: 1 for the first.
+    /// - Returns: The base delay, moved by up to ``jitter`` of itself either way, at most
+    ///   ``maximumDelay``.
     public func delay(beforeRetry retry: Int) -> Duration {
         let spread = 1 - jitter + 2 * jitter * random.next()
         return min(maximumDelay, baseDelay(beforeRetry: retry) * spread)
     }
 
     /// Whether `error`, from a request with `method`, may be retried.
+    ///
+    /// - Parameters:
+    ///   - error: Why the attempt failed.
+    ///   - method: The method of the request.
+    /// - Returns: `true` for a transport failure or a 408, 429 or 5xx status, when the
+    ///   method is idempotent or ``retriesNonIdempotentRequests`` is set.
     public func allowsRetry(of error: WebserviceError, method: HTTPMethod) -> Bool {
         guard method.isIdempotent || retriesNonIdempotentRequests else { return false }
         switch error {

@@ -11,11 +11,15 @@ public struct HTTPMethod: RawRepresentable, Hashable, Sendable, ExpressibleByStr
     public let rawValue: String
 
     /// Creates a method from its token; the token is upper-cased.
+    ///
+    /// - Parameter rawValue: The method's token, in any case.
     public init(rawValue: String) {
         self.rawValue = rawValue.uppercased()
     }
 
     /// Creates a method from a string literal such as `"PURGE"`.
+    ///
+    /// - Parameter value: The method's token, in any case.
     public init(stringLiteral value: String) {
         self.init(rawValue: value)
     }

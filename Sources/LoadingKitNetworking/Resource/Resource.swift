@@ -167,6 +167,11 @@ public struct Resource<A>: Sendable {
 
 extension Resource {
     /// A copy whose request carries the header field `name` set to `value`.
+    ///
+    /// - Parameters:
+    ///   - name: The field name.
+    ///   - value: Its value, replacing any the request has.
+    /// - Returns: The copy.
     public func header(_ name: String, _ value: String) -> Resource {
         var copy = self
         copy.request.setValue(value, forHTTPHeaderField: name)
@@ -175,6 +180,9 @@ extension Resource {
 
     /// A copy whose request carries the given header fields, replacing any of the
     /// same names.
+    ///
+    /// - Parameter fields: The values by field name.
+    /// - Returns: The copy.
     public func headers(_ fields: [String: String]) -> Resource {
         var copy = self
         for (name, value) in fields {
@@ -184,6 +192,10 @@ extension Resource {
     }
 
     /// A copy whose URL has `items` appended to its query.
+    ///
+    /// - Parameter items: The query items, after those the URL has; none leaves the
+    ///   resource as it is.
+    /// - Returns: The copy.
     public func query(_ items: [URLQueryItem]) -> Resource {
         guard !items.isEmpty, let url = request.url,
             var components = URLComponents(url: url, resolvingAgainstBaseURL: true)
@@ -211,6 +223,9 @@ extension Resource {
     }
 
     /// A copy that accepts `codes` instead of the current acceptable status codes.
+    ///
+    /// - Parameter codes: The status codes whose responses are parsed.
+    /// - Returns: The copy.
     public func accepting(statusCodes codes: IndexSet) -> Resource {
         var copy = self
         copy.acceptableStatusCodes = codes
@@ -218,6 +233,9 @@ extension Resource {
     }
 
     /// A copy with the given cache policy on its request.
+    ///
+    /// - Parameter policy: The request's cache policy.
+    /// - Returns: The copy.
     public func cachePolicy(_ policy: URLRequest.CachePolicy) -> Resource {
         var copy = self
         copy.request.cachePolicy = policy
@@ -226,6 +244,8 @@ extension Resource {
 
     /// A copy that bypasses every cache: the request ignores local and remote caches
     /// and a ``Webservice`` sends no stored validators with it.
+    ///
+    /// - Returns: The copy.
     public func ignoringCache() -> Resource {
         var copy = cachePolicy(.reloadIgnoringLocalAndRemoteCacheData)
         copy.ignoresCache = true

@@ -120,6 +120,11 @@ public struct ResourceIdentity: Hashable, Sendable {
     }
 
     /// Whether two identities are of the same resource.
+    ///
+    /// - Parameters:
+    ///   - lhs: One identity.
+    ///   - rhs: The other.
+    /// - Returns: Whether every part of the identities is equal.
     public static func == (lhs: ResourceIdentity, rhs: ResourceIdentity) -> Bool {
         lhs.hash == rhs.hash && lhs.urlString == rhs.urlString && lhs.method == rhs.method
             && lhs.valueType == rhs.valueType && lhs.parse == rhs.parse

@@ -22,6 +22,7 @@ public struct Invalidation: Sendable {
     /// The resource of this identity.
     ///
     /// - Parameter identity: The resource's identity.
+    /// - Returns: The invalidation.
     public static func identity(_ identity: ResourceIdentity) -> Invalidation {
         Invalidation { $0 == identity }
     }
@@ -29,6 +30,7 @@ public struct Invalidation: Sendable {
     /// This resource: the same identity (method, URL, varying headers, body, parse).
     ///
     /// - Parameter resource: The resource.
+    /// - Returns: The invalidation.
     public static func resource<A>(_ resource: Resource<A>) -> Invalidation {
         .identity(resource.identity)
     }
@@ -38,6 +40,7 @@ public struct Invalidation: Sendable {
     /// `/posts` covers `/posts`, `/posts/1` and `/posts?page=2`, not `/postscript`.
     ///
     /// - Parameter prefix: The URL the resources lie under.
+    /// - Returns: The invalidation.
     public static func prefix(_ prefix: URL) -> Invalidation {
         let prefix = prefix.absoluteString
         let open = prefix.hasSuffix("/") || prefix.contains("?")
@@ -53,6 +56,7 @@ public struct Invalidation: Sendable {
     /// The resources `predicate` picks.
     ///
     /// - Parameter predicate: Whether a resource's identity is invalidated.
+    /// - Returns: The invalidation.
     public static func matching(
         _ predicate: @escaping @Sendable (ResourceIdentity) -> Bool
     ) -> Invalidation {

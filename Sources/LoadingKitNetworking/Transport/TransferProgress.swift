@@ -17,6 +17,11 @@ public struct TransferProgress: Sendable, Equatable {
     public var expectedBytes: Int64?
 
     /// Creates a progress report.
+    ///
+    /// - Parameters:
+    ///   - bytesReceived: The number of body bytes received so far.
+    ///   - expectedBytes: The body's length from `Content-Length`; `nil` when the
+    ///     server did not send it.
     public init(bytesReceived: Int64, expectedBytes: Int64?) {
         self.bytesReceived = bytesReceived
         self.expectedBytes = expectedBytes

@@ -26,5 +26,13 @@ public protocol Transport: Sendable {
     /// and ends the request with `URLError(.timedOut)` once its `timeoutInterval` has
     /// passed, however slowly the body arrives (``URLSessionTransport`` does both). It
     /// reports download progress to ``TransferProgress/observer`` when it can.
+    ///
+    /// - Parameter request: The request; its `timeoutInterval` is its overall
+    ///   deadline.
+    /// - Returns: The body and the response, whatever its status.
+    /// - Throws: Whatever ends the request without a response. A ``Webservice``
+    ///   passes a ``WebserviceError`` through, takes `CancellationError` and
+    ///   `URLError(.cancelled)` as a cancellation and wraps anything else in
+    ///   ``WebserviceError/transport(_:)``.
     func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse)
 }

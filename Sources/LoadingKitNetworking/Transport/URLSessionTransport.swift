@@ -94,6 +94,9 @@ public final class URLSessionTransport: Transport {
     private let deadlines: DeadlineScheduler
 
     /// Creates a transport with its own session.
+    ///
+    /// - Parameter configuration: The limits, timeouts, header fields, redirects and
+    ///   clock of the transport; the defaults of ``Configuration`` by default.
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
         let sessionConfiguration = URLSessionConfiguration.ephemeral

@@ -9,6 +9,8 @@ public struct LoadTask: Sendable, Hashable {
     private let task: Task<Void, Never>
 
     /// Wraps a task that performs a load.
+    ///
+    /// - Parameter task: The task; cancelling the load cancels it.
     public init(_ task: Task<Void, Never>) {
         self.task = task
     }

@@ -18,6 +18,10 @@ public struct Validators: Sendable, Hashable {
     public let lastModified: String?
 
     /// Creates validators; `nil` when both are missing.
+    ///
+    /// - Parameters:
+    ///   - entityTag: The `ETag` as received, weak prefix and quotes included.
+    ///   - lastModified: The `Last-Modified` date as received.
     public init?(entityTag: String?, lastModified: String?) {
         guard entityTag != nil || lastModified != nil else { return nil }
         self.entityTag = entityTag
@@ -25,6 +29,9 @@ public struct Validators: Sendable, Hashable {
     }
 
     /// The validators of `response`; `nil` when it has none.
+    ///
+    /// - Parameter response: The response whose `ETag` and `Last-Modified` header
+    ///   fields are read.
     public init?(response: HTTPURLResponse) {
         self.init(
             entityTag: response.value(forHTTPHeaderField: "ETag"),
@@ -34,6 +41,8 @@ public struct Validators: Sendable, Hashable {
 
     /// Adds `If-None-Match` and `If-Modified-Since` to `request`, leaving conditions
     /// the request already has.
+    ///
+    /// - Parameter request: The request to make conditional.
     public func apply(to request: inout URLRequest) {
         if let entityTag, request.value(forHTTPHeaderField: "If-None-Match") == nil {
             request.setValue(entityTag, forHTTPHeaderField: "If-None-Match")

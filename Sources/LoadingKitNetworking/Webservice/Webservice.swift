@@ -107,6 +107,17 @@ public final class Webservice: Sendable {
         }
 
         /// Creates a configuration keeping `revalidationCapacity` entries.
+        ///
+        /// - Parameters:
+        ///   - coalescedMethods: The methods whose identical concurrent requests share
+        ///     one request; `GET` and `HEAD` by default.
+        ///   - retry: When failed requests are tried again; ``RetryPolicy/none`` by
+        ///     default.
+        ///   - revalidates: Whether stored values are revalidated with their validators;
+        ///     `true` by default.
+        ///   - revalidationCapacity: How many entries are kept in memory.
+        ///   - clock: The clock of retries and stored values; `ContinuousClock()` by
+        ///     default.
         @available(
             *,
             deprecated,

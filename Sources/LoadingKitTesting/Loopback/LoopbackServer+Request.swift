@@ -19,6 +19,12 @@ extension LoopbackServer {
         public let body: Data
 
         /// Creates a request.
+        ///
+        /// - Parameters:
+        ///   - method: The method token, such as `GET`.
+        ///   - target: The request target: path and query.
+        ///   - headers: The header fields in order.
+        ///   - body: The body; empty for none.
         public init(
             method: String,
             target: String,
@@ -42,11 +48,18 @@ extension LoopbackServer {
         }
 
         /// The value of the first query item named `name`.
+        ///
+        /// - Parameter name: The query item's name, compared exactly.
+        /// - Returns: Its value, or `nil` when the target has no such item or it has no
+        ///   value.
         public func query(_ name: String) -> String? {
             queryItems.first { $0.name == name }?.value
         }
 
         /// The value of the first header field named `name`, case-insensitively.
+        ///
+        /// - Parameter name: The field name.
+        /// - Returns: Its value, or `nil` when the request has no such field.
         public func header(_ name: String) -> String? {
             headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
         }

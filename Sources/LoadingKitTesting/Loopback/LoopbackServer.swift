@@ -48,6 +48,9 @@ public final class LoopbackServer: Sendable {
     public var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
 
     /// The absolute URL of `pathAndQuery`, such as `"/posts?_page=2"`.
+    ///
+    /// - Parameter pathAndQuery: The path, starting with `/`, and any query.
+    /// - Returns: The URL on ``baseURL``.
     public func url(_ pathAndQuery: String) -> URL {
         URL(string: baseURL.absoluteString + pathAndQuery)!
     }
@@ -98,11 +101,16 @@ public final class LoopbackServer: Sendable {
     public var requests: [Request] { core.requests.withLock { $0 } }
 
     /// How many requests for `path` (without query) were received.
+    ///
+    /// - Parameter path: The path, such as `"/posts"`.
+    /// - Returns: The number of requests so far, of any method.
     public func requestCount(for path: String) -> Int {
         requests.count { $0.path == path }
     }
 
     /// Returns once `count` requests in all have been received.
+    ///
+    /// - Parameter count: How many requests, counted from the server's start.
     public func waitForRequests(_ count: Int) async {
         await core.received.wait(for: count)
     }

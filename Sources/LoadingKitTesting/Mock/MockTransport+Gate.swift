@@ -63,11 +63,17 @@ extension MockTransport {
         }
 
         /// Returns once `count` requests in all have reached the gate.
+        ///
+        /// - Parameter count: How many requests, counted from the gate's creation; 1
+        ///   by default.
         public func waitForArrivals(_ count: Int = 1) async {
             await arrived.wait(for: count)
         }
 
         /// Returns once `count` held requests in all have been cancelled.
+        ///
+        /// - Parameter count: How many cancellations, counted from the gate's creation;
+        ///   1 by default.
         public func waitForCancellations(_ count: Int = 1) async {
             await cancelled.wait(for: count)
         }

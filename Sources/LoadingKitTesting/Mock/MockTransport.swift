@@ -92,6 +92,11 @@ public final class MockTransport: Transport {
     public var requests: [URLRequest] { state.withLock { $0.requests } }
 
     /// How many requests matched `route` and `method`.
+    ///
+    /// - Parameters:
+    ///   - route: `"/path"`, `"/path?query"` or an absolute URL string.
+    ///   - method: The request method to match; `GET` by default.
+    /// - Returns: The number of requests so far, answered or not.
     public func requestCount(for route: String, method: HTTPMethod = .get) -> Int {
         let route = Route(method, route)
         return requests.count { route.matches($0) }
@@ -107,12 +112,16 @@ public final class MockTransport: Transport {
     }
 
     /// Throws ``Unconsumed`` when a scripted response was never requested.
+    ///
+    /// - Throws: ``Unconsumed``, naming the routes of the responses left.
     public func verifyAllConsumed() throws(Unconsumed) {
         let remaining = unconsumed
         guard remaining.isEmpty else { throw Unconsumed(routes: remaining) }
     }
 
     /// Returns once `count` requests in all have been received.
+    ///
+    /// - Parameter count: How many requests, counted from the transport's creation.
     public func waitForRequests(_ count: Int) async {
         await received.wait(for: count)
     }
@@ -121,6 +130,8 @@ public final class MockTransport: Transport {
 
     /// Answers `request` with the next step scripted for its route.
     ///
+    /// - Parameter request: The request, recorded in ``requests``.
+    /// - Returns: The scripted response's body and response.
     /// - Throws: The scripted error, ``UnexpectedRequest`` when nothing is scripted,
     ///   or `CancellationError` when the task is cancelled.
     public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {

@@ -75,6 +75,11 @@ public struct HeaderFields: Sendable, Equatable, ExpressibleByDictionaryLiteral,
     }
 
     /// Two lists are equal when they hold the same fields in the same order.
+    ///
+    /// - Parameters:
+    ///   - lhs: One list.
+    ///   - rhs: The other.
+    /// - Returns: Whether names and values match one for one, case included.
     public static func == (lhs: HeaderFields, rhs: HeaderFields) -> Bool {
         lhs.fields.elementsEqual(rhs.fields) { $0.name == $1.name && $0.value == $1.value }
     }

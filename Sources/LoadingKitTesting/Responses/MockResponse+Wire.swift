@@ -4,6 +4,9 @@ import Foundation
 
 extension MockResponse {
     /// A copy that the server sends only after `delay`.
+    ///
+    /// - Parameter delay: How long the server waits before it answers.
+    /// - Returns: The copy.
     public func delayed(by delay: Duration) -> MockResponse {
         var copy = self
         copy.delay = delay
@@ -11,6 +14,9 @@ extension MockResponse {
     }
 
     /// A copy whose connection closes after `count` body bytes.
+    ///
+    /// - Parameter count: How many bytes of the body are sent.
+    /// - Returns: The copy.
     public func truncated(afterBodyBytes count: Int) -> MockResponse {
         var copy = self
         copy.truncatedAfterBodyBytes = count
@@ -19,6 +25,11 @@ extension MockResponse {
 
     /// A copy whose body is sent in `parts` parts, `interval` apart — slower than a
     /// timeout, say.
+    ///
+    /// - Parameters:
+    ///   - parts: How many parts the body is cut into; at least 1.
+    ///   - interval: The wait between one part and the next.
+    /// - Returns: The copy.
     public func trickled(in parts: Int, every interval: Duration) -> MockResponse {
         var copy = self
         copy.trickleParts = max(1, parts)
@@ -32,6 +43,9 @@ extension MockResponse {
     /// ```swift
     /// server.route("/broken") { _ in .garbage(Data("SSH-2.0-OpenSSH\r\n".utf8)) }
     /// ```
+    ///
+    /// - Parameter bytes: What the server sends.
+    /// - Returns: The response.
     public static func garbage(_ bytes: Data) -> MockResponse {
         var response = MockResponse()
         response.rawBytes = bytes
@@ -39,6 +53,8 @@ extension MockResponse {
     }
 
     /// A copy without `Content-Length`, whose body ends when the connection closes.
+    ///
+    /// - Returns: The copy.
     public func withoutContentLength() -> MockResponse {
         var copy = self
         copy.announcesLength = false

@@ -77,7 +77,8 @@ public struct MockResponse: Sendable {
     ///   - value: What to encode.
     ///   - status: The status code; `200` by default.
     ///   - headers: More header fields.
-    ///   - encoder: The encoder.
+    ///   - encoder: The encoder; a default `JSONEncoder` by default.
+    /// - Returns: The response.
     public static func json<T: Encodable>(
         _ value: T,
         status: Int = 200,
@@ -103,6 +104,7 @@ public struct MockResponse: Sendable {
     ///   - text: The body.
     ///   - status: The status code; `200` by default.
     ///   - headers: More header fields.
+    /// - Returns: The response.
     public static func text(
         _ text: String,
         status: Int = 200,
@@ -120,6 +122,7 @@ public struct MockResponse: Sendable {
     /// - Parameters:
     ///   - code: The status code.
     ///   - headers: The header fields.
+    /// - Returns: The response, with an empty body.
     public static func status(_ code: Int, headers: HeaderFields = [:]) -> MockResponse {
         MockResponse(statusCode: code, headers: headers)
     }
@@ -129,6 +132,7 @@ public struct MockResponse: Sendable {
     /// - Parameters:
     ///   - name: The field name.
     ///   - value: Its value.
+    /// - Returns: The copy.
     public func header(_ name: String, _ value: String) -> MockResponse {
         var copy = self
         copy.headers.append(name, value)
