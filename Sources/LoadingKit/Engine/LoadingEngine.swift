@@ -163,7 +163,7 @@ struct LoadingEngine<Loader: Loading> {
         recordFailure: (@MainActor (Loader, LoadingError) -> Void)? = nil
     ) -> LoadFlight {
         let record = self.record
-        if let superseded = record.currentFlight {
+        if loader.webservice.isMonitored, let superseded = record.currentFlight {
             report(.superseded, about: superseded.identity)
         }
         let generation = record.begin()

@@ -11,7 +11,7 @@ import Foundation
 /// let webservice = Webservice(configuration: .init(monitor: LoadingEventPrinter()))
 /// // → GET https://api.example.com/episodes
 /// // ← 200 GET https://api.example.com/episodes · 1,024 bytes · 38 ms
-/// // [EpisodesScreen] skipped GET https://api.example.com/episodes: fresh
+/// // [EpisodesScreen] skipped GET https://api.example.com/episodes: the content is current
 /// ```
 public struct LoadingEvent: Sendable {
     /// What happened.

@@ -8,6 +8,10 @@ import Foundation
 extension Clock where Duration == Swift.Duration {
     /// `now`, on `ContinuousClock`'s timeline.
     package var continuousNow: ContinuousClock.Instant {
+        // The live clock, every load: a comparison of types rather than a cast.
+        if Self.self == ContinuousClock.self {
+            return ContinuousClock.now
+        }
         let now = self.now
         if let instant = now as? ContinuousClock.Instant {
             return instant
@@ -18,7 +22,10 @@ extension Clock where Duration == Swift.Duration {
 
     /// The wall-clock date: the clock's own when it is a ``DatedClock``, else `Date()`.
     package var dateNow: Date {
-        (self as? any DatedClock)?.currentDate ?? Date()
+        if Self.self == ContinuousClock.self {
+            return Date()
+        }
+        return (self as? any DatedClock)?.currentDate ?? Date()
     }
 
     /// Suspends until `deadline`, an instant on `ContinuousClock`'s timeline, comes on
