@@ -103,6 +103,8 @@ struct EventTests {
         await gate.waitForArrivals()
         load.cancel()
         _ = try? await load.value
+        // The request's own task reports it, after the caller has left.
+        await recorder.waitForEvents(2)
         #expect(recorder.lines == ["→ \(target)", "⊘ \(target) cancelled"])
     }
 

@@ -38,6 +38,15 @@ struct ManualClockTests {
         #expect(clock.elapsed == .seconds(90))
     }
 
+    @Test("run(sleeps:) counts a sleep already started when it is called")
+    func runFromASleepInProgress() async throws {
+        let polling = Task { [clock] in try await pollThreeTimes(every: .seconds(30), on: clock) }
+        await clock.waitForSleepers(1)
+        await clock.run(sleeps: 3)
+        #expect(try await polling.value == 3)
+        #expect(clock.elapsed == .seconds(90))
+    }
+
     @Test("advance(to:) moves to an instant; the past and negative durations move nothing")
     func advanceTo() {
         let start = clock.now

@@ -58,6 +58,7 @@ struct SwiftUIModelTests {
     }
 
     @Test("Observations sees the rows grow through a refresh and the pages, to the end")
+    @available(macOS 26, iOS 26, tvOS 26, watchOS 26, *)
     func observedRows() async throws {
         let api = try EpisodeServer(pages: 2)
         let list = EpisodeList(

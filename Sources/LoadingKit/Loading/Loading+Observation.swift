@@ -2,8 +2,8 @@ extension Loading {
     /// The loader's states as they change, for any number of observers.
     ///
     /// Views use Observation: make the conformer `@Observable` and SwiftUI, or
-    /// `withObservationTracking` and `Observations`, see every change of
-    /// ``Loading/loadingState``. `states` is for code that is not a view and wants every
+    /// `withObservationTracking` and `Observations`, see ``Loading/loadingState``
+    /// change, changes between two reads coalesced. `states` is for code that is not a view and wants every
     /// state in order, none coalesced — a test, analytics, a command-line tool, a
     /// conformer that cannot be `@Observable`:
     ///

@@ -41,8 +41,10 @@ extension LoadingEngine {
             }
             return
         }
+        if record.cancel() {
+            report(.superseded)
+        }
         report(.storeHit, about: identity)
-        _ = record.cancel()
         record.forgetContentMetadata()
         record.stateIdentity = identity
         subscribe(to: identity)

@@ -47,7 +47,7 @@ extension LoadingEvent: CustomStringConvertible {
     }
 
     private static func bytes(_ count: Int) -> String {
-        count == 1 ? "1 byte" : "\(count.formatted()) bytes"
+        count == 1 ? "1 byte" : "\(count) bytes"
     }
 
     private static func milliseconds(_ duration: Duration) -> String {
@@ -56,6 +56,15 @@ extension LoadingEvent: CustomStringConvertible {
         return milliseconds < 10
             ? "\((milliseconds * 10).rounded() / 10) ms" : "\(Int(milliseconds.rounded())) ms"
     }
+}
+
+extension LoadingEvent: CustomDebugStringConvertible, CustomReflectable {
+    /// The same as ``description``, so that `debugPrint` and `String(reflecting:)`
+    /// print no user, password or query value either.
+    public var debugDescription: String { description }
+
+    /// A mirror with the ``description`` only, so that `dump` prints no secret either.
+    public var customMirror: Mirror { Mirror(self, children: ["description": description]) }
 }
 
 extension URL {

@@ -10,7 +10,7 @@ import Foundation
 /// ```swift
 /// let webservice = Webservice(configuration: .init(monitor: LoadingEventPrinter()))
 /// // → GET https://api.example.com/episodes
-/// // ← 200 GET https://api.example.com/episodes · 1,024 bytes · 38 ms
+/// // ← 200 GET https://api.example.com/episodes · 1024 bytes · 38 ms
 /// // [EpisodesScreen] skipped GET https://api.example.com/episodes: the content is current
 /// ```
 public struct LoadingEvent: Sendable {

@@ -4,7 +4,9 @@ import Foundation
 /// is due — on `ContinuousClock`'s timeline, whatever clock it was given. A clock
 /// whose instants are `ContinuousClock.Instant` (`ContinuousClock`, `ManualClock`) is
 /// read as it is; any other is mapped by its offset from an anchor taken the first
-/// time a clock of its type is read.
+/// time a clock of its type is read. For such a clock only durations between the
+/// kit's instants mean something — what freshness, backoff and deadlines use — not
+/// their distance from `ContinuousClock.now`.
 extension Clock where Duration == Swift.Duration {
     /// `now`, on `ContinuousClock`'s timeline.
     package var continuousNow: ContinuousClock.Instant {

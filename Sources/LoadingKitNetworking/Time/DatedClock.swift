@@ -23,5 +23,9 @@ extension ContinuousClock: DatedClock {
 }
 
 /// The clock the kit read before it took any `Clock<Duration>`.
-@available(*, deprecated, message: "The kit takes any Clock<Duration>: use Clock<Duration>.")
+@available(
+    *,
+    deprecated,
+    message: "Use Clock<Duration>; a clock that knows the date conforms to DatedClock."
+)
 public typealias LoadingClock = Clock<Duration>

@@ -35,6 +35,8 @@ public final class ManualClock: DatedClock {
         var sleepers: [Int: Sleeper] = [:]
         var cancelledBeforeSleeping: Set<Int> = []
         var sleeps: [Duration] = []
+        /// Sleeps registered or ended at once, counted in the same step as the sleepers.
+        var started = 0
     }
 
     private let state = Locked(State())
@@ -89,6 +91,7 @@ public final class ManualClock: DatedClock {
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 let wake: Result<Void, any Error>? = state.withLock { state in
+                    state.started += 1
                     if state.cancelledBeforeSleeping.remove(id) != nil {
                         return .failure(CancellationError())
                     }
@@ -168,8 +171,9 @@ public final class ManualClock: DatedClock {
     ///
     /// - Parameter count: How many sleeps to wait for and wake.
     public func run(sleeps count: Int) async {
-        let started = sleepsStarted.value
-        for next in started..<started + count {
+        // The sleeps over already; one asleep now is among the next `count`.
+        let ended = state.withLock { $0.started - $0.sleepers.count }
+        for next in ended..<ended + count {
             await sleepsStarted.wait(for: next + 1)
             let earliest = state.withLock { state in
                 state.sleepers.values.map { now(state).duration(to: $0.deadline) }.min()

@@ -188,7 +188,7 @@ enum GuideSnippets {
         // snippet: swiftui-logging
         let webservice = Webservice(configuration: .init(monitor: LoadingEventPrinter()))
         // → GET https://api.example.com/episodes
-        // ← 200 GET https://api.example.com/episodes · 1,024 bytes · 38 ms
+        // ← 200 GET https://api.example.com/episodes · 1024 bytes · 38 ms
         // [EpisodeList] stored value shown at once for GET https://api.example.com/episodes
         // end snippet
         _ = webservice
