@@ -18,11 +18,7 @@ struct MockScenarios {
         let body = self.body
         var interleaved = Interleaved(rounds: quick ? 3 : 21)
         let comparison = try await interleaved.compare {
-            await Measure.time(operations: count) {
-                for _ in 0..<count {
-                    await screen.load(resource: resource, policy: .force)
-                }
-            }
+            await cycles(of: screen, loading: resource, count: count)
         } baseline: {
             try await Measure.time(operations: count) {
                 for _ in 0..<count {
@@ -43,6 +39,19 @@ struct MockScenarios {
         ]
     }
 
+    /// `count` forced loads of `resource` by `screen`, one after the other.
+    private func cycles(
+        of screen: BenchScreen<[BenchItem]>,
+        loading resource: Resource<[BenchItem]>,
+        count: Int
+    ) async -> Sample {
+        await Measure.time(operations: count) {
+            for _ in 0..<count {
+                await screen.load(resource: resource, policy: .force)
+            }
+        }
+    }
+
     /// The load cycle with a monitor that counts events, against the same with none:
     /// what listening costs. With no monitor the kit builds no event.
     private func listening(_ resource: Resource<[BenchItem]>, count: Int) async throws -> Row {
@@ -57,13 +66,9 @@ struct MockScenarios {
         )
         var interleaved = Interleaved(rounds: quick ? 3 : 21)
         let comparison = await interleaved.compare {
-            await Measure.time(operations: count) {
-                for _ in 0..<count { await heard.load(resource: resource, policy: .force) }
-            }
+            await cycles(of: heard, loading: resource, count: count)
         } baseline: {
-            await Measure.time(operations: count) {
-                for _ in 0..<count { await unheard.load(resource: resource, policy: .force) }
-            }
+            await cycles(of: unheard, loading: resource, count: count)
         }
         precondition(counter.count > 0)
         return Row(

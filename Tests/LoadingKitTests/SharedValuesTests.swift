@@ -26,6 +26,15 @@ struct SharedValuesTests {
         PostsScreen(webservice: webservice, clock: clock)
     }
 
+    /// A screen that loaded `/posts` (post 1) on a webservice of its own.
+    private func screenShowingPosts() async -> (Webservice, PostsScreen, ResourceIdentity) {
+        mock.respond(to: "/posts", with: .json(Post.list([1])))
+        let webservice = webservice()
+        let screen = screen(on: webservice)
+        await screen.load(resource: resource("/posts"))
+        return (webservice, screen, resource("/posts").identity)
+    }
+
     @Test("a second screen opening a fresh stored resource shows it at once and sends nothing")
     func freshStoredValueIsShownWithoutRequest() async {
         mock.respond(to: "/posts", with: .json(Post.list([1, 2])))
@@ -172,12 +181,8 @@ struct SharedValuesTests {
 
     @Test("an answer applied after a newer value was stored shows the newer value")
     func answerOvertakenByStoredValue() async throws {
-        mock.respond(to: "/posts", with: .json(Post.list([1])))
-        let webservice = webservice()
-        let screen = screen(on: webservice)
-        await screen.load(resource: resource("/posts"))
+        let (webservice, screen, identity) = await screenShowingPosts()
         let store = webservice.store
-        let identity = resource("/posts").identity
         let answered = try #require(store.entry(for: identity))
         // A mutation's change, stored after the answer but before the screen applies it.
         store.update(identity, notifies: false) { entry in
@@ -194,12 +199,8 @@ struct SharedValuesTests {
 
     @Test("a 304 confirming a later stored version than the one shown shows that version")
     func notModifiedConfirmingLaterVersion() async throws {
-        mock.respond(to: "/posts", with: .json(Post.list([1])))
-        let webservice = webservice()
-        let screen = screen(on: webservice)
-        await screen.load(resource: resource("/posts"))
+        let (webservice, screen, identity) = await screenShowingPosts()
         let store = webservice.store
-        let identity = resource("/posts").identity
         // A mutation's change is shown, then taken back before the screen hears of it.
         store.update(identity, notifies: false) { entry in
             entry.add(StoredEntry.Edit(id: 1) { _ in Post.list([2]) })

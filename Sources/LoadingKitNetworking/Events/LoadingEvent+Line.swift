@@ -12,7 +12,9 @@ extension LoadingEvent: CustomStringConvertible {
     /// - Parameter showingQueryValues: Whether the values of query items are shown.
     /// - Returns: One line, without a newline.
     public func line(showingQueryValues: Bool = false) -> String {
-        let target = url.map { "\(method.rawValue) \($0.logged(showingQueryValues))" } ?? "its load"
+        let target =
+            url.map { "\(method.rawValue) \($0.logged(showingQueryValues: showingQueryValues))" }
+            ?? "its load"
         let said = statement(about: target)
         return loader.map { "[\($0)] \(said)" } ?? said
     }
@@ -65,32 +67,4 @@ extension LoadingEvent: CustomDebugStringConvertible, CustomReflectable {
 
     /// A mirror with the ``description`` only, so that `dump` prints no secret either.
     public var customMirror: Mirror { Mirror(self, children: ["description": description]) }
-}
-
-extension URL {
-    /// The URL as logs show it: no user, password or fragment, and query values only
-    /// when `showingQueryValues`.
-    fileprivate func logged(_ showingQueryValues: Bool) -> String {
-        guard var components = URLComponents(url: self, resolvingAgainstBaseURL: true) else {
-            return "<url>"
-        }
-        components.user = nil
-        components.password = nil
-        components.fragment = nil
-        guard !showingQueryValues, let items = components.percentEncodedQueryItems else {
-            return components.string ?? "<url>"
-        }
-        components.query = nil
-        let names = items.map { $0.value == nil ? $0.name : "\($0.name)=…" }
-        return (components.string ?? "<url>") + "?" + names.joined(separator: "&")
-    }
-
-    /// `scheme://host:port`, what a refused link is named by.
-    fileprivate var origin: String {
-        var components = URLComponents()
-        components.scheme = scheme
-        components.host = host
-        components.port = port
-        return components.string ?? "<origin>"
-    }
 }
