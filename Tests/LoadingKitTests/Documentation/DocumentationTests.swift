@@ -89,4 +89,13 @@ struct DocumentationTests {
             #expect(snippets.contains(block), "\(document) has a block no test compiles:\n\(block)")
         }
     }
+
+    @Test("every CHANGELOG entry is one short line")
+    func changelogLinesAreShort() throws {
+        let long = try Self.read("CHANGELOG.md").split(separator: "\n").filter { $0.count > 100 }
+        #expect(
+            long.isEmpty,
+            "CHANGELOG lines over 100 characters:\n\(long.joined(separator: "\n"))"
+        )
+    }
 }
