@@ -23,12 +23,12 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             relativeTo: URL(string: "https://api.example.com/repos/o/r/issues?page=2")
         )
         for link in header.links {
-            precondition(!link.relations.contains(""), "empty relation type")
-            precondition(link.url.scheme != nil, "unresolved target")
+            require(!link.relations.contains(""), "empty relation type")
+            require(link.url.scheme != nil, "unresolved target")
         }
     case 1:
         if case .seconds(let seconds) = RetryAfter(text) {
-            precondition(seconds >= 0, "negative Retry-After")
+            require(seconds >= 0, "negative Retry-After")
         }
         let fields = ["Cache-Control": text, "Expires": text, "Age": text, "Pragma": text]
         if let response = HTTPURLResponse(
@@ -39,7 +39,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         ) {
             let lifetime = CacheDirectives(response: response, receivedAt: Date())
                 .freshnessLifetime
-            precondition(lifetime.map { $0 >= .zero } ?? true, "negative freshness")
+            require(lifetime.map { $0 >= .zero } ?? true, "negative freshness")
         }
     case 2:
         _ = try? JSONDecoder().decode([PageCursor?].self, from: input)
@@ -48,10 +48,18 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         let malformed = text.filter { $0 != "\"" && $0 != "\\" }
         let next = URL(string: "https://api.example.com/next")!
         let header = LinkHeader(malformed + #", <https://api.example.com/next>; rel="next""#)
-        precondition(
+        require(
             header.links.contains { $0.url == next && $0.relations.contains("next") },
             "a malformed value hid the next link"
         )
     }
     return 0
+}
+
+/// Stops the run, naming `finding`, when `condition` is false: unlike `precondition`,
+/// the message is printed in an optimized build too.
+func require(_ condition: @autoclosure () -> Bool, _ finding: String) {
+    if !condition() {
+        fatalError(finding)
+    }
 }
