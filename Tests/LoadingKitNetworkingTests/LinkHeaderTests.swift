@@ -41,6 +41,17 @@ struct LinkHeaderTests {
         #expect(header.last == URL(string: "https://x.test/b"))
     }
 
+    @Test("a quote followed by a combining mark still opens a quoted string")
+    func quoteBeforeCombiningMark() {
+        // `"` and U+06E3 make one Character; the field value is read byte by byte.
+        let header = LinkHeader(
+            "<https://x.test/a>; title=\"\u{6E3}, <https://x.test/b>\"; rel=next"
+        )
+        #expect(header.links.map(\.url) == [URL(string: "https://x.test/a")!])
+        #expect(header.links.first?.parameters["title"] == "\u{6E3}, <https://x.test/b>")
+        #expect(header.next == URL(string: "https://x.test/a"))
+    }
+
     @Test("rel holds several space-separated types, compared without case")
     func relationTypes() {
         let header = LinkHeader(#"<https://x.test/a>; REL="Next  Last""#)
