@@ -173,9 +173,6 @@ struct DemoTests {
     @Test("--url pages through a Link-paginated API with the same screen")
     func remoteAPI() async throws {
         let server = try LoopbackServer()
-        struct Repository: Encodable {
-            let id: Int
-        }
         server.route("/repos") { request in
             let page = Int(request.query("page") ?? "1") ?? 1
             let link: HeaderFields =
@@ -198,9 +195,6 @@ struct DemoTests {
     @Test("a page failing after the first prints the items before it and fails on stderr")
     func remotePageFails() async throws {
         let server = try LoopbackServer()
-        struct Repository: Encodable {
-            let id: Int
-        }
         server.route("/repos") { request in
             guard request.query("page") == nil else { return .text("down", status: 500) }
             return .json(
@@ -252,4 +246,9 @@ private final class RefusingPort {
     deinit {
         close(descriptor)
     }
+}
+
+/// A repository as the `--url` tests' API lists it.
+private struct Repository: Encodable {
+    let id: Int
 }

@@ -38,13 +38,18 @@ struct SwiftUIModelTests {
 
     let transport = URLSessionTransport()
 
-    @Test("a tracked view is told when the first page arrives, and only then")
-    func trackedFirstPage() async throws {
-        let api = try EpisodeServer(pages: 3)
-        let list = EpisodeList(
+    /// The example's list model, paging through `api`.
+    func episodes(from api: EpisodeServer) -> EpisodeList {
+        EpisodeList(
             firstPage: api.server.url("/episodes"),
             webservice: Webservice(transport: transport)
         )
+    }
+
+    @Test("a tracked view is told when the first page arrives, and only then")
+    func trackedFirstPage() async throws {
+        let api = try EpisodeServer(pages: 3)
+        let list = episodes(from: api)
         let changes = Locked(0)
         withObservationTracking {
             _ = list.loadingState.content
@@ -61,10 +66,7 @@ struct SwiftUIModelTests {
     @available(macOS 26, iOS 26, tvOS 26, watchOS 26, *)
     func observedRows() async throws {
         let api = try EpisodeServer(pages: 2)
-        let list = EpisodeList(
-            firstPage: api.server.url("/episodes"),
-            webservice: Webservice(transport: transport)
-        )
+        let list = episodes(from: api)
         let counts = Observations { list.loadingState.content?.count ?? 0 }
         var seen = counts.makeAsyncIterator()
         #expect(await seen.next() == 0)
@@ -86,10 +88,7 @@ struct SwiftUIModelTests {
     @Test("the placeholder a view switches on goes from loading to content")
     func placeholders() async throws {
         let api = try EpisodeServer(pages: 1)
-        let list = EpisodeList(
-            firstPage: api.server.url("/episodes"),
-            webservice: Webservice(transport: transport)
-        )
+        let list = episodes(from: api)
         #expect(list.loadingState.placeholder == .blank)
         let load = list.loadingDidAppear()
         #expect(list.loadingState.placeholder == .loading)
