@@ -97,14 +97,13 @@ struct StoreScenarios {
     /// loading it.
     private func secondScreen() async throws -> Row {
         let screens = quick ? 100 : 1_000
+        let items = resource(0)
         var interleaved = Interleaved(rounds: quick ? 3 : 21)
         let comparison = try await interleaved.compare {
             let webservice = try await filled(1)
             return await Measure.time(operations: screens) {
                 for _ in 0..<screens {
-                    await BenchScreen<[BenchItem]>(webservice: webservice).startLoading(
-                        resource: resource(0)
-                    ).finish()
+                    await BenchScreen<[BenchItem]>(webservice: webservice).load(resource: items)
                 }
             }
         } baseline: {
@@ -115,7 +114,7 @@ struct StoreScenarios {
             return await Measure.time(operations: screens) {
                 for _ in 0..<screens {
                     await BenchScreen<[BenchItem]>(webservice: webservice).load(
-                        resource: resource(0)
+                        resource: items
                     )
                 }
             }
@@ -167,7 +166,8 @@ struct StoreScenarios {
             transport: InstantTransport(body: body),
             configuration: .init(persistentStore: store)
         )
-        _ = try await warm.load(resource(0))
+        let items = resource(0)
+        _ = try await warm.load(items)
         await warm.persistPendingValues()
         let starts = quick ? 20 : 200
         let body = self.body
@@ -184,7 +184,7 @@ struct StoreScenarios {
                     )
                     await withCheckedContinuation { shown in
                         screen.shown = shown
-                        screen.startLoading(resource: resource(0))
+                        screen.startLoading(resource: items)
                     }
                     guard screen.loadingState.content?.count == 10 else {
                         throw CocoaError(.fileReadCorruptFile)

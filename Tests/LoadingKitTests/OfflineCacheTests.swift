@@ -2,6 +2,7 @@ import Foundation
 import LoadingKit
 import LoadingKitNetworking
 import LoadingKitTesting
+import Synchronization
 import Testing
 
 /// The offline cache: values survive a new webservice and show at once, stale, while
@@ -12,7 +13,7 @@ import Testing
 struct OfflineCacheTests {
     let mock = MockTransport()
     let directory = FileManager.default.temporaryDirectory
-        .appending(path: "loadingkit-offline-\(UUID().uuidString)")
+        .appending(path: "loadingkit offline %20-\(UUID().uuidString)", directoryHint: .isDirectory)
     let posts = Resource<[Post]>(url: URL(string: "https://api.example.com/posts")!)
 
     private func webservice(_ store: DiskResourceStore, credentials: Bool = false) -> Webservice {
@@ -54,6 +55,41 @@ struct OfflineCacheTests {
         #expect(screen.configured == [[1, 2]])
         #expect(!screen.loadingState.isLoading)
         #expect(webservice.storedValue(for: posts)?.isStale == false)
+    }
+
+    @Test("a loader on a cold start shows the persisted value as its load begins: no placeholder")
+    func coldStartShowsPersistedValueInFirstFrame() async throws {
+        try await persist(posts)
+        let gate = MockTransport.Gate()
+        mock.respond(to: "/posts", with: .status(304), after: gate)
+        let screen = PostsScreen(webservice: webservice(DiskResourceStore(directory: directory)))
+        let task = screen.startLoading(resource: posts)
+        // Still in the main-actor turn that started the load.
+        #expect(screen.ids == [1, 2])
+        #expect(screen.loadingState.placeholder == .content)
+        #expect(screen.loadingState.activity == .reloading)
+        gate.open()
+        await task.finish()
+        #expect(screen.configured == [[1, 2]])
+    }
+
+    @Test("a store that is not quick to read is read off the main actor, as the request starts")
+    func slowStoreIsReadOffTheMainActor() async throws {
+        try await persist(posts)
+        let slow = SlowStore(DiskResourceStore(directory: directory))
+        let gate = MockTransport.Gate()
+        mock.respond(to: "/posts", with: .status(304), after: gate)
+        let screen = PostsScreen(
+            webservice: Webservice(transport: mock, configuration: .init(persistentStore: slow))
+        )
+        let task = screen.startLoading(resource: posts)
+        #expect(screen.loadingState.content == nil)
+        #expect(slow.reads.withLock { $0 } == 0)
+        await gate.waitForArrivals()
+        #expect(slow.reads.withLock { $0 } == 1)
+        gate.open()
+        await task.finish()
+        #expect(screen.ids == [1, 2])
     }
 
     @Test("a local edit is persisted: the next cold start shows the edited value")
@@ -100,6 +136,31 @@ struct OfflineCacheTests {
         #expect(screen.configured == [[3]])
         #expect(mock.requests.last?.value(forHTTPHeaderField: "If-None-Match") == nil)
         #expect((try? Data(contentsOf: file)) != data)
+    }
+
+    @Test("a record reads back field for field, and no shorter prefix of its file reads at all")
+    func recordsReadBackWhole() throws {
+        let records = [
+            PersistedRecord(
+                body: Data("[{\"id\":1}]".utf8),
+                entityTag: "W/\"é1\"",
+                lastModified: "Wed, 21 Oct 2026 07:28:00 GMT",
+                storedAt: Date(timeIntervalSince1970: 1_790_000_000.125)
+            ),
+            PersistedRecord(body: Data(), storedAt: Date(timeIntervalSince1970: 0)),
+        ]
+        for (index, record) in records.enumerated() {
+            let key = "GET https://api.example.com/ünïcode/\(index)"
+            let store = DiskResourceStore(directory: directory)
+            store.store(record, forKey: key)
+            #expect(store.record(forKey: key) == record)
+            let file = directory.appending(path: try #require(files.first))
+            let whole = try Data(contentsOf: file)
+            for length in 0..<whole.count {
+                try whole.prefix(length).write(to: file)
+                #expect(DiskResourceStore(directory: directory).record(forKey: key) == nil)
+            }
+        }
     }
 
     @Test("a file of another key is not taken for this one")
@@ -157,5 +218,34 @@ struct OfflineCacheTests {
         webservice.removeStoredValues()
         await webservice.persistPendingValues()
         #expect(files.isEmpty)
+    }
+}
+
+/// A store that says it is slow to read, counting its reads.
+private final class SlowStore: ResourceStore {
+    let base: DiskResourceStore
+    let reads = Mutex(0)
+
+    init(_ base: DiskResourceStore) {
+        self.base = base
+    }
+
+    var isQuickToRead: Bool { false }
+
+    func record(forKey key: String) -> PersistedRecord? {
+        reads.withLock { $0 += 1 }
+        return base.record(forKey: key)
+    }
+
+    func store(_ record: PersistedRecord, forKey key: String) {
+        base.store(record, forKey: key)
+    }
+
+    func removeRecord(forKey key: String) {
+        base.removeRecord(forKey: key)
+    }
+
+    func removeAll() {
+        base.removeAll()
     }
 }

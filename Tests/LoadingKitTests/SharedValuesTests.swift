@@ -49,7 +49,26 @@ struct SharedValuesTests {
         #expect(other.loadingState.activity == .idle)
         #expect(other.ids == [1, 2])
         #expect(other.loadingState.loadedAt == list.loadingState.loadedAt)
+        #expect(other.stateChanges == 1)
         #expect(mock.requests.count == 1)
+    }
+
+    @Test("the handle of a screen shown a fresh stored value finishes without leaving the actor")
+    func skippedLoadFinishesInPlace() async {
+        let (webservice, _, _) = await screenShowingPosts()
+        var otherJobRan = false
+        Task { @MainActor in otherJobRan = true }
+
+        let other = screen(on: webservice)
+        let task = other.startLoading(resource: resource("/posts"))
+        await task.finish()
+        // Any suspension would have let the job queued on the main actor run first.
+        #expect(!otherJobRan)
+        #expect(other.ids == [1])
+        #expect(!task.isCancelled)
+        task.cancel()
+        #expect(task.isCancelled)
+        #expect(task != LoadTask.finished)
     }
 
     @Test("a stale stored value is shown at once, then revalidated with one conditional request")

@@ -22,7 +22,7 @@ enum LoadStart: Sendable {
     @MainActor
     var task: LoadTask {
         if case .skipped = self {
-            return LoadTask(Task {})
+            return .finished
         }
         return LoadTask(Task { @MainActor in await finish() })
     }

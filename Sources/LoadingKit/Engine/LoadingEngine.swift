@@ -39,7 +39,7 @@ struct LoadingEngine<Loader: Loading> {
     ) -> LoadStart {
         record.lastResource = resource
         let identity = resource.identity
-        showStoredValue(of: identity, policy: policy)
+        showStoredValue(of: resource, identity: identity, policy: policy)
         return begin(resource, identity: identity, policy: policy) { loader, fetched in
             try loader.loadingEngine.applyShared(fetched, of: identity)
             if let change {

@@ -72,6 +72,12 @@ public struct LoadingState<Value: Sendable>: Sendable {
         failedAt = nil
     }
 
+    /// Whether this is the unloaded state, as ``init()`` makes it.
+    var isUnloaded: Bool {
+        content == nil && activity == .idle && error == nil && !isEmpty && loadedAt == nil
+            && failedAt == nil && progress == nil && !wasCancelled
+    }
+
     /// Returns to the unloaded state, keeping the owner's bookkeeping.
     mutating func reset() {
         let runtime = self.runtime

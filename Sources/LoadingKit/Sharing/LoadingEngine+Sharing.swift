@@ -27,15 +27,23 @@ extension LoadingEngine {
         SharedValues.of(webservice).add(subscription, for: identity)
     }
 
-    /// Shows the stored value of `identity` at once, as the content, when the state
+    /// Shows the stored value of `resource` at once, as the content, when the state
     /// shows another resource or nothing — superseding a load in flight — so that the
-    /// policy then judges its freshness. Does nothing when nothing is stored or
-    /// `policy` ignores caches.
-    func showStoredValue(of identity: ResourceIdentity, policy: LoadPolicy) {
+    /// policy then judges its freshness. A value only persisted is read back first,
+    /// stale. Does nothing when nothing is stored or `policy` ignores caches.
+    func showStoredValue(
+        of resource: Resource<Value>,
+        identity: ResourceIdentity,
+        policy: LoadPolicy
+    ) {
         let record = self.record
         guard !policy.ignoresCache, record.stateIdentity != identity else { return }
         let webservice = loader.webservice
-        guard let entry = webservice.store.entry(for: identity), entry.value is Value else {
+        guard
+            let entry = webservice.store.entry(for: identity)
+                ?? webservice.restoredEntry(of: resource, identity: identity),
+            entry.value is Value
+        else {
             if webservice.store.limits.isEnabled {
                 report(.storeMiss, about: identity)
             }
@@ -48,11 +56,14 @@ extension LoadingEngine {
         record.forgetContentMetadata()
         record.stateIdentity = identity
         subscribe(to: identity)
-        update { state in
-            state.clearForAnotherResource()
-            state.activity = .idle
-            state.progress = nil
-            state.wasCancelled = false
+        // A new screen's state has nothing to clear: observers see one change, not two.
+        if !loader.loadingState.isUnloaded {
+            update { state in
+                state.clearForAnotherResource()
+                state.activity = .idle
+                state.progress = nil
+                state.wasCancelled = false
+            }
         }
         show(entry, of: webservice)
     }
@@ -146,6 +157,6 @@ extension LoadingEngine {
         guard let subscription = record.subscription as? StoreSubscription<Loader> else {
             return false
         }
-        return loader.webservice.store.entry(for: subscription.identity)?.isStale == true
+        return loader.webservice.store.isStale(subscription.identity)
     }
 }

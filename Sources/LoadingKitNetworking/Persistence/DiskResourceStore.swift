@@ -18,6 +18,8 @@ public final class DiskResourceStore: ResourceStore {
     public let directory: URL
     /// The most bytes the files may take together.
     public let maximumSize: Int
+    /// The directory's path, ending in `/`, for reads.
+    private let directoryPath: String
     private let log: @Sendable (String) -> Void
 
     private struct FileInfo {
@@ -46,6 +48,8 @@ public final class DiskResourceStore: ResourceStore {
         log: @escaping @Sendable (String) -> Void = DiskResourceStore.standardErrorLog
     ) {
         self.directory = directory
+        let path = directory.path(percentEncoded: false)
+        directoryPath = path.hasSuffix("/") ? path : path + "/"
         self.maximumSize = maximumSize
         self.log = log
     }
@@ -61,8 +65,9 @@ public final class DiskResourceStore: ResourceStore {
     /// - Returns: The record, or `nil` when there is no file or it does not read back.
     public func record(forKey key: String) -> PersistedRecord? {
         let name = fileName(for: key)
-        let url = directory.appending(path: name)
-        guard let data = try? Data(contentsOf: url) else { return nil }
+        guard let data = FileManager.default.contents(atPath: directoryPath + name) else {
+            return nil
+        }
         guard let record = PersistedFile.decode(data, key: key) else {
             log("removed unreadable stored file \(name)")
             remove(name)
@@ -85,7 +90,7 @@ public final class DiskResourceStore: ResourceStore {
         let name = fileName(for: key)
         let data: Data
         do {
-            data = try PersistedFile.encode(record, key: key)
+            data = PersistedFile.encode(record, key: key)
             try FileManager.default.createDirectory(
                 at: directory,
                 withIntermediateDirectories: true

@@ -10,11 +10,18 @@ import Foundation
 /// let webservice = Webservice(configuration: configuration)
 /// ```
 ///
-/// A ``Webservice`` calls it off the main actor: to read a record when a load finds
-/// nothing in memory, and to write one, in the background, after a `GET` stored a
-/// `Codable` value. Implementations must be safe to call from any thread and must not
-/// throw: a record that cannot be read is `nil`, a write that fails is dropped.
+/// A ``Webservice`` reads a record when a load finds nothing in memory, and writes one,
+/// in the background, after a `GET` stored a `Codable` value. A loader reads where its
+/// load begins — on the main actor, so that a cold start shows the value in its first
+/// frame, with no placeholder — when the store ``isQuickToRead``; `Webservice.load`
+/// reads off the main actor. Implementations must be safe to call from any thread and
+/// must not throw: a record that cannot be read is `nil`, a write that fails is dropped.
 public protocol ResourceStore: Sendable {
+    /// Whether reading one record is quick enough for the main actor, where a loader's
+    /// load begins — a local file, say. When `false`, a loader's record is read off the
+    /// main actor, as its request starts, and shown when read. Default: `true`.
+    var isQuickToRead: Bool { get }
+
     /// The record kept under `key`, or `nil`.
     ///
     /// - Parameter key: The resource's stable key.
@@ -35,6 +42,11 @@ public protocol ResourceStore: Sendable {
 
     /// Forgets every record.
     func removeAll()
+}
+
+extension ResourceStore {
+    /// `true`: a record is read where a loader's load begins.
+    public var isQuickToRead: Bool { true }
 }
 
 /// What a ``ResourceStore`` keeps of one value: the value encoded as JSON, its

@@ -12,7 +12,7 @@ enum StableHash {
     }
 
     /// The 64-bit FNV-1a hash of `bytes`.
-    static func checksum(of bytes: some Sequence<UInt8>) -> UInt64 {
+    static func checksum(of bytes: UnsafeRawBufferPointer.SubSequence) -> UInt64 {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in bytes {
             hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3

@@ -81,6 +81,14 @@ package final class StoredValues: Sendable {
         }
     }
 
+    /// Whether the entry of `identity` is stale, without copying it; `false` when
+    /// nothing is stored.
+    package func isStale(_ identity: ResourceIdentity) -> Bool {
+        state.withLock { state in
+            state.slots[identity].map { state.nodes[$0]!.entry.isStale } ?? false
+        }
+    }
+
     /// How many entries the store holds.
     package var count: Int { state.withLock { $0.slots.count } }
 

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A load started without awaiting it; cancel it when its outcome is no longer
 /// wanted.
 ///
@@ -6,25 +8,66 @@
 /// task.cancel()
 /// ```
 public struct LoadTask: Sendable, Hashable {
-    private let task: Task<Void, Never>
+    private enum Work: Sendable, Hashable {
+        case running(Task<Void, Never>)
+        case ended(EndedLoad)
+    }
+
+    /// A load that ended before its handle was made: only whether it was cancelled.
+    private final class EndedLoad: Sendable, Hashable {
+        let isCancelled = Atomic(false)
+
+        static func == (lhs: EndedLoad, rhs: EndedLoad) -> Bool { lhs === rhs }
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(ObjectIdentifier(self))
+        }
+    }
+
+    private let work: Work
 
     /// Wraps a task that performs a load.
     ///
     /// - Parameter task: The task; cancelling the load cancels it.
     public init(_ task: Task<Void, Never>) {
-        self.task = task
+        work = .running(task)
+    }
+
+    /// The handle of a load that has already ended — one the policy skipped, say:
+    /// ``finish()`` returns at once, without a task.
+    ///
+    /// ```swift
+    /// let task = isCurrent ? LoadTask.finished : screen.startLoading(resource: feed)
+    /// ```
+    public static var finished: LoadTask {
+        LoadTask(work: .ended(EndedLoad()))
+    }
+
+    private init(work: Work) {
+        self.work = work
     }
 
     /// Cancels the load; its completion, if any, reports the cancellation.
     public func cancel() {
-        task.cancel()
+        switch work {
+        case .running(let task): task.cancel()
+        case .ended(let load): load.isCancelled.store(true, ordering: .relaxed)
+        }
     }
 
     /// Whether ``cancel()`` has been called.
-    public var isCancelled: Bool { task.isCancelled }
+    public var isCancelled: Bool {
+        switch work {
+        case .running(let task): task.isCancelled
+        case .ended(let load): load.isCancelled.load(ordering: .relaxed)
+        }
+    }
 
-    /// Waits until the load and its bookkeeping have finished.
-    public func finish() async {
-        await task.value
+    /// Waits until the load and its bookkeeping have finished, on the caller's actor:
+    /// a load that has ended returns at once.
+    nonisolated(nonsending) public func finish() async {
+        if case .running(let task) = work {
+            await task.value
+        }
     }
 }

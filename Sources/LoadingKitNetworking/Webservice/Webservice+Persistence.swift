@@ -7,7 +7,8 @@ import Foundation
 /// How a webservice keeps values across launches in its ``ResourceStore``: a `GET`
 /// of a `Codable` value whose parse has a stable name is written in the background once
 /// stored; a load that finds nothing in memory reads it back, stale, before asking the
-/// server whether it changed.
+/// server whether it changed — a loader where its load begins, so that the value shows
+/// in the first frame.
 extension Webservice {
     /// Where one resource's value is kept across launches.
     struct Persistence {
@@ -33,12 +34,32 @@ extension Webservice {
         }
     }
 
+    /// The persisted value of `resource`, read into memory, stale, for a loader that
+    /// starts on it and shows it at once — when its store is quick to read; `nil` when
+    /// nothing is persisted for it or it may not be.
+    ///
+    /// - Parameters:
+    ///   - resource: The resource the loader starts on.
+    ///   - identity: Its identity.
+    /// - Returns: The restored entry, or `nil`.
+    package func restoredEntry<A: Sendable>(
+        of resource: Resource<A>,
+        identity: ResourceIdentity
+    ) -> StoredEntry? {
+        guard store.limits.isEnabled, configuration.persistentStore?.isQuickToRead == true,
+            let persistence = persistence(of: resource, identity: identity)
+        else { return nil }
+        return restore(A.self, from: persistence, for: identity, notifies: false)
+    }
+
     /// Reads the persisted value of `identity` into memory, stale, telling the loaders
-    /// showing it; returns its entry. A record that does not decode is removed.
+    /// showing it when `notifies` is `true`; returns its entry. A record that does not
+    /// decode is removed.
     func restore<A: Sendable>(
         _ type: A.Type,
         from persistence: Persistence,
-        for identity: ResourceIdentity
+        for identity: ResourceIdentity,
+        notifies: Bool = true
     ) -> StoredEntry? {
         guard let record = persistence.store.record(forKey: persistence.key) else { return nil }
         guard let decodable = A.self as? any Decodable.Type,
@@ -51,7 +72,7 @@ extension Webservice {
             max(0, configuration.clock.dateNow.timeIntervalSince(record.storedAt))
         )
         let loadedAt = configuration.clock.continuousNow.advanced(by: .zero - age)
-        return store.store(value, for: identity, sequence: 0) { version in
+        return store.store(value, for: identity, sequence: 0, notifies: notifies) { version in
             var entry = StoredEntry(
                 value: value,
                 validators: Validators(

@@ -13,6 +13,7 @@ final class PostsScreen: Loading {
     private(set) var configured: [[Int]] = []
     private(set) var cancellations = 0
     private(set) var failures: [LoadingError] = []
+    private(set) var stateChanges = 0
 
     init(webservice: Webservice, clock: any Clock<Duration> = ContinuousClock()) {
         self.webservice = webservice
@@ -21,6 +22,13 @@ final class PostsScreen: Loading {
 
     func configure(value: [Post]) {
         configured.append(value.map(\.id))
+    }
+
+    func loadingStateDidChange(
+        from oldState: LoadingState<[Post]>,
+        to newState: LoadingState<[Post]>
+    ) {
+        stateChanges += 1
     }
 
     /// Called after each cancellation is recorded.

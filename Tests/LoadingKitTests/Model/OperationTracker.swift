@@ -88,7 +88,7 @@ enum ListOperation: CustomStringConvertible {
     func start(on feed: some Paginating & Refreshable) -> LoadTask {
         switch self {
         case .list(let policy): feed.startLoadingFirstPage(policy: policy)
-        case .appear: feed.loadingDidAppear() ?? LoadTask(Task {})
+        case .appear: feed.loadingDidAppear() ?? .finished
         case .refresh: feed.startRefreshing()
         case .nextPage: feed.startLoadingNextPage()
         case .previousPage: feed.startLoadingPreviousPage()
