@@ -2,7 +2,7 @@ import Foundation
 import LoadingKit
 
 /// An item of the benchmark lists.
-struct BenchItem: Codable, Sendable, Identifiable {
+struct BenchItem: Codable, Sendable, Identifiable, Equatable {
     let id: Int
     let title: String
 }

@@ -26,17 +26,20 @@ struct WorkloadScenario {
         server = try LoopbackServer()
         server.route("/items") { request in
             let page = request.query("page").flatMap(Int.init) ?? 1
-            let items = ((page - 1) * Self.pageSize..<page * Self.pageSize).map {
-                BenchItem(id: $0, title: "Item number \($0) with some text")
-            }
+            let items = ((page - 1) * Self.pageSize..<page * Self.pageSize).map(Self.item)
             return Self.answer(request, tag: "p\(page)", body: try! JSONEncoder().encode(items))
         }
         for id in 0..<Self.details {
-            let body = try JSONEncoder().encode(BenchItem(id: id, title: "Details of \(id)"))
+            let body = try JSONEncoder().encode(Self.item(id))
             server.route("/items/\(id)") { request in
                 Self.answer(request, tag: "d\(id)", body: body)
             }
         }
+    }
+
+    /// Item `id`, the same in the list and on its own, as in most JSON APIs.
+    nonisolated static func item(_ id: Int) -> BenchItem {
+        BenchItem(id: id, title: "Item number \(id) with some text")
     }
 
     /// `304` when the request names the current tag, else the body.
@@ -95,25 +98,35 @@ struct WorkloadScenario {
         server.url("/items?page=\(page)&per_page=\(Self.pageSize)")
     }
 
-    private func detailURL(_ id: Int) -> URL {
+    private nonisolated func detailURL(_ id: Int) -> URL {
         server.url("/items/\(id)")
+    }
+
+    /// An item's own resource, as its detail screen loads it.
+    private nonisolated func detail(_ id: Int) -> Resource<BenchItem> {
+        Resource(url: detailURL(id))
     }
 
     /// The session through the kit, on a fresh webservice and its store.
     private func kitSession() async throws {
         let webservice = Webservice(transport: transport)
-        let list = WorkloadList(webservice: webservice, url: server.url("/items"))
+        let list = WorkloadList(webservice: webservice, url: server.url("/items"), detail: detail)
         await list.loadFirstPage()
         for id in Array(0..<Self.details) + Array(0..<Self.details) {
-            let detail = BenchScreen<BenchItem>(webservice: webservice)
-            await detail.load(resource: Resource(url: detailURL(id)))
+            let screen = BenchScreen<BenchItem>(webservice: webservice)
+            await screen.load(resource: detail(id))
+            precondition(screen.loadingState.content == Self.item(id))
         }
         await list.loadingDidAppear()?.finish()
         await list.reload()
         for _ in 0..<5 {
             await list.loadNextPage()
         }
-        let reopened = WorkloadList(webservice: webservice, url: server.url("/items"))
+        let reopened = WorkloadList(
+            webservice: webservice,
+            url: server.url("/items"),
+            detail: detail
+        )
         await reopened.loadFirstPage()
         precondition(reopened.loadingState.content?.count == Self.pageSize)
     }
@@ -142,22 +155,28 @@ struct WorkloadScenario {
     }
 }
 
-/// The paginated list of the workload.
+/// The paginated list of the workload, whose items are stored under their own
+/// resources for the detail screens.
 @MainActor
 final class WorkloadList: Paginating {
     var loadingState = LoadingState<[BenchItem]>()
     var pagination = PaginationState<Int>()
     let webservice: Webservice
     let url: URL
+    let detail: @Sendable (Int) -> Resource<BenchItem>
 
-    init(webservice: Webservice, url: URL) {
+    init(webservice: Webservice, url: URL, detail: @escaping @Sendable (Int) -> Resource<BenchItem>)
+    {
         self.webservice = webservice
         self.url = url
+        self.detail = detail
     }
 
     func configure(value: [BenchItem]) {}
 
     func resource(forPage page: Int?) -> Resource<Page<BenchItem, Int>> {
-        .pageNumber(url: url, page: page, size: WorkloadScenario.pageSize)
+        let detail = self.detail
+        return .pageNumber(url: url, page: page, size: WorkloadScenario.pageSize)
+            .storingElements(\.items, as: { detail($0.id) })
     }
 }

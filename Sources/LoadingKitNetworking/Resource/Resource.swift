@@ -46,6 +46,10 @@ public struct Resource<A>: Sendable {
     /// The header fields, lowercased, that the identity leaves out.
     package private(set) var headersOutsideIdentity: Set<String> = []
 
+    /// The elements of a value to store under their own resources; set by
+    /// ``storingElements(_:as:)``.
+    package var storedElements: (@Sendable (A) -> [StoredElement])?
+
     /// Creates a resource from a request and a parse function.
     ///
     /// A closure has no identity, so the resource's parse is unique to it: it shares

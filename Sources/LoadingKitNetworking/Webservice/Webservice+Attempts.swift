@@ -114,15 +114,19 @@ extension Webservice {
         let fields = CacheDirectives.fields(of: response)
         if response.statusCode == 304, let conditional, let conditionalValue {
             report(.notModified, about: resource)
-            return .success(
-                confirm(
-                    conditional,
-                    showing: conditionalValue,
-                    of: identity,
-                    with: fields,
-                    at: date
-                )
+            let confirmed = confirm(
+                conditional,
+                showing: conditionalValue,
+                of: identity,
+                with: fields,
+                at: date
             )
+            if resource.storedElements != nil, confirmed.storeVersion != nil,
+                let entry = store.entry(for: identity)
+            {
+                storeElements(of: confirmed.value, from: resource, listedIn: entry)
+            }
+            return .success(confirmed)
         }
         guard resource.acceptableStatusCodes.contains(response.statusCode) else {
             let failure = WebserviceError.status(response, body: data, method: resource.method)
@@ -157,8 +161,11 @@ extension Webservice {
                     cost: data.count
                 )
             }
-            if let persistence, entry?.sequence == sequence {
-                persist(value, validators: validators, to: persistence)
+            if let entry, entry.sequence == sequence {
+                if let persistence {
+                    persist(value, validators: validators, to: persistence)
+                }
+                storeElements(of: value, from: resource, listedIn: entry)
             }
             if let entry, let shown = entry.value as? A {
                 return .success(Fetched(entry: entry, value: shown, isNotModified: false))

@@ -1,0 +1,31 @@
+extension Webservice {
+    /// Stores the elements of `value` that `resource` names under their own resources,
+    /// with the freshness of `entry`, the list's stored entry — unless a later request
+    /// stored one already — and tells the loaders showing one.
+    func storeElements<A>(of value: A, from resource: Resource<A>, listedIn entry: StoredEntry) {
+        guard let storedElements = resource.storedElements else { return }
+        let elements = storedElements(value)
+        let cost = entry.cost / max(1, elements.count)
+        for element in elements {
+            let observed = store.pinCount(of: element.identity) > 0
+            _ = store.store(
+                element.value,
+                for: element.identity,
+                sequence: entry.sequence,
+                notifies: observed
+            ) { version in
+                StoredEntry(
+                    value: element.value,
+                    validators: nil,
+                    cacheFields: entry.cacheFields,
+                    directives: entry.directives,
+                    loadedAt: entry.loadedAt,
+                    response: ResponseSummary(statusCode: entry.response.statusCode),
+                    version: version,
+                    sequence: entry.sequence,
+                    cost: cost
+                )
+            }
+        }
+    }
+}
