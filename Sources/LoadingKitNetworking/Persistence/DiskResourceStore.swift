@@ -73,9 +73,14 @@ public final class DiskResourceStore: ResourceStore {
             remove(name)
             return nil
         }
-        withIndex { index in
-            index.clock += 1
-            index.files[name]?.lastUse = index.clock
+        // A read can be where a loader's load begins, on the main actor: it never
+        // reads the directory for the index, and counts as a use once the index is read.
+        index.withLock { index in
+            guard var loaded = index else { return }
+            index = nil
+            loaded.clock += 1
+            loaded.files[name]?.lastUse = loaded.clock
+            index = loaded
         }
         return record
     }

@@ -375,6 +375,17 @@ struct Todo: Codable, Sendable, Identifiable {
 }
 // end snippet
 
+// snippet: sharing-elements
+extension Todo {
+    static func resource(id: Int) -> Resource<Todo> {
+        Resource(url: collection.appending(path: "\(id)"))
+    }
+
+    // A screen on resource(id:) shows an item this list holds without a request.
+    static let listed = all.storingElements(as: { resource(id: $0.id) })
+}
+// end snippet
+
 @MainActor
 enum SharingSnippets {
     static func sharing() async {
