@@ -67,12 +67,17 @@ final class FirstValueScreen: Loading {
     let webservice: Webservice
     /// Resumed once, when the screen is first configured or its load fails.
     var shown: CheckedContinuation<Void, Never>?
+    /// The wall time at which the screen was first configured.
+    private(set) var shownAt: Double?
 
     init(webservice: Webservice) {
         self.webservice = webservice
     }
 
     func configure(value: [BenchItem]) {
+        if shownAt == nil {
+            shownAt = Measure.wallTime()
+        }
         shown?.resume()
         shown = nil
     }

@@ -156,7 +156,9 @@ struct StoreScenarios {
     }
 
     /// A screen on a new webservice showing the persisted value against decoding it,
-    /// in wall time: from the start of the load to the value configured on screen.
+    /// in wall time from the start of the load to the value configured on screen (what
+    /// the budget names). The kit's loop also starts each revalidation and releases each
+    /// screen after it is shown; that cost is in its CPU time, not in the time to content.
     private func coldStart() async throws -> Row {
         let directory = FileManager.default.temporaryDirectory
             .appending(path: "loadingkit-bench-\(UUID().uuidString)")
@@ -174,8 +176,10 @@ struct StoreScenarios {
         let state = BaselineState<[BenchItem]>()
         var interleaved = Interleaved(rounds: quick ? 3 : 21)
         let comparison = try await interleaved.compare {
-            try await Measure.time(operations: starts) {
+            var toContent = 0.0
+            let cycle = try await Measure.time(operations: starts) {
                 for _ in 0..<starts {
+                    let started = Measure.wallTime()
                     let screen = FirstValueScreen(
                         webservice: Webservice(
                             transport: SilentTransport(),
@@ -186,25 +190,32 @@ struct StoreScenarios {
                         screen.shown = shown
                         screen.startLoading(resource: items)
                     }
-                    guard screen.loadingState.content?.count == 10 else {
+                    guard let shownAt = screen.shownAt, screen.loadingState.content?.count == 10
+                    else {
                         throw CocoaError(.fileReadCorruptFile)
                     }
+                    toContent += shownAt - started
                 }
             }
+            return Sample(cpu: cycle.cpu, wall: toContent / Double(starts))
         } baseline: {
-            try await Measure.time(operations: starts) {
+            var toContent = 0.0
+            let cycle = try await Measure.time(operations: starts) {
                 for _ in 0..<starts {
+                    let started = Measure.wallTime()
                     state.value = try await Task.detached {
                         try JSONDecoder().decode([BenchItem].self, from: body)
                     }.value
+                    toContent += Measure.wallTime() - started
                 }
             }
+            return Sample(cpu: cycle.cpu, wall: toContent / Double(starts))
         }
         return Row(
             judgedOnWall: "store-cold-start (wall)",
             comparison,
             budget: 1.0,
-            note: "a new webservice's screen showing the persisted value vs decoding it"
+            note: "time to a new webservice's screen showing the persisted value vs decoding it"
         )
     }
 }
