@@ -53,6 +53,20 @@ struct SharedValuesTests {
         #expect(mock.requests.count == 1)
     }
 
+    @Test("a screen going through many resources leaves no registration behind for each")
+    func registrationsOfLeftResourcesAreSwept() async {
+        let webservice = webservice()
+        let screen = screen(on: webservice)
+        for index in 0..<300 {
+            mock.respond(to: "/posts/\(index)", with: .json(Post.list([index])))
+            await screen.load(resource: resource("/posts/\(index)"))
+        }
+        #expect(screen.ids == [299])
+        #expect(mock.requests.count == 300)
+        // One live registration; what the screen left is swept as registrations grow.
+        #expect(SharedValues.of(webservice).registeredResources < 100)
+    }
+
     @Test("the handle of a screen shown a fresh stored value finishes without leaving the actor")
     func skippedLoadFinishesInPlace() async {
         let (webservice, _, _) = await screenShowingPosts()

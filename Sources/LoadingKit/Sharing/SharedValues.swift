@@ -15,6 +15,11 @@ final class SharedValues {
     }
 
     private var observers: [ResourceIdentity: [Weak]] = [:]
+    /// How many resources may have registrations before those of loaders gone, or
+    /// showing another resource since, are swept: twice as many as were left by the last
+    /// sweep, so that a screen going through resource after resource costs O(1) per load
+    /// and leaves O(live loaders) behind.
+    private var sweepThreshold = 64
 
     nonisolated private init() {}
 
@@ -36,7 +41,13 @@ final class SharedValues {
     /// Adds `observer` to the loaders showing `identity`.
     func add(_ observer: any StoredValueObserver, for identity: ResourceIdentity) {
         observers[identity, default: []].append(Weak(observer: observer))
+        if observers.count >= sweepThreshold {
+            sweep()
+        }
     }
+
+    /// How many resources have registrations, live or not yet swept.
+    var registeredResources: Int { observers.count }
 
     /// Shows the stored value of `identity` to every loader showing it that has not
     /// shown it yet.
@@ -85,6 +96,14 @@ final class SharedValues {
         for observer in live where !observer.mirrorsStoredValue {
             observer.reloadInBackground()
         }
+    }
+
+    /// Forgets every registration whose loader is gone or shows another resource.
+    private func sweep() {
+        for identity in Array(observers.keys) {
+            _ = liveObservers(of: identity)
+        }
+        sweepThreshold = max(64, observers.count * 2)
     }
 
     /// The loaders still showing `identity`, forgetting the others.
