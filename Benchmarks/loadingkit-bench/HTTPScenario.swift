@@ -30,9 +30,9 @@ struct HTTPScenario {
         }
     }
 
-    func run() async throws -> [Row] {
+    func run() async throws -> [Measurement] {
         let rounds = quick ? 3 : 15
-        var rows: [Row] = []
+        var rows: [Measurement] = []
         for (path, label, perRound) in [
             ("/small", "1 KB", quick ? 10 : 40), ("/large", "100 KB", quick ? 2 : 8),
         ] {
@@ -43,9 +43,9 @@ struct HTTPScenario {
                 try await baselineSequential(path, count: perRound)
             }
             rows.append(
-                Row(
-                    "http-sequential \(label)",
-                    sequential,
+                Measurement(
+                    scenario: "http-sequential \(label)",
+                    comparison: sequential,
                     budget: 1.02,
                     note:
                         "Loading.load over URLSessionTransport vs URLSession + JSONDecoder + main-actor state"
@@ -57,9 +57,9 @@ struct HTTPScenario {
                 try await baselineConcurrent(path, perWorker: max(1, perRound / 8))
             }
             rows.append(
-                Row(
-                    "http-concurrent-16 \(label)",
-                    concurrent,
+                Measurement(
+                    scenario: "http-concurrent-16 \(label)",
+                    comparison: concurrent,
                     budget: 1.02,
                     note: "16 loads in flight"
                 )
@@ -73,13 +73,18 @@ struct HTTPScenario {
             try await baselineSequential("/small", count: quick ? 10 : 40)
         }
         rows.append(
-            Row("A/A control (baseline vs baseline)", aa, budget: 1.03, note: "the noise floor")
+            Measurement(
+                scenario: "A/A control (baseline vs baseline)",
+                comparison: aa,
+                budget: 1.03,
+                note: "the noise floor"
+            )
         )
         return rows
     }
 
     /// The kit against ``PeerClient``, the design users would otherwise pick, 1 KB.
-    private func againstPeer(rounds: Int) async throws -> [Row] {
+    private func againstPeer(rounds: Int) async throws -> [Measurement] {
         let count = quick ? 10 : 40
         let peer = PeerClient()
         let load: Load = { url in try await peer.value([BenchItem].self, at: url) }
@@ -102,8 +107,18 @@ struct HTTPScenario {
         let note =
             "Loading.load vs an actor client in kean/Get's manner (delegate queue, detached decode)"
         return [
-            Row("peer http-sequential 1 KB", sequential, budget: 1.0, note: note),
-            Row("peer http-concurrent-16 1 KB", concurrent, budget: 1.0, note: note),
+            Measurement(
+                scenario: "peer http-sequential 1 KB",
+                comparison: sequential,
+                budget: 1.0,
+                note: note
+            ),
+            Measurement(
+                scenario: "peer http-concurrent-16 1 KB",
+                comparison: concurrent,
+                budget: 1.0,
+                note: note
+            ),
         ]
     }
 

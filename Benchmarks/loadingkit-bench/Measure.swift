@@ -45,7 +45,7 @@ enum Measure {
 }
 
 /// The cost of one operation.
-struct Sample {
+struct Sample: Codable {
     var cpu: Double
     var wall: Double
 }
@@ -98,9 +98,17 @@ struct Interleaved {
 }
 
 /// Kit and baseline samples of the same rounds.
-struct Comparison {
+struct Comparison: Codable {
     let kit: [Sample]
     let baseline: [Sample]
+
+    /// The rounds of every comparison in `comparisons`, as one comparison.
+    static func pooling(_ comparisons: [Comparison]) -> Comparison {
+        Comparison(
+            kit: comparisons.flatMap(\.kit),
+            baseline: comparisons.flatMap(\.baseline)
+        )
+    }
 
     var cpuRatio: Spread { Spread(zip(kit, baseline).map { $0.cpu / $1.cpu }) }
     var wallRatio: Spread { Spread(zip(kit, baseline).map { $0.wall / $1.wall }) }

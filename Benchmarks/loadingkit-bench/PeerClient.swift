@@ -7,8 +7,9 @@ import LoadingKit
 
 /// The design users would otherwise pick, written here as a second baseline: an actor
 /// client in the manner of kean/Get — a session whose delegate collects each body on
-/// its own `OperationQueue`, the decode in a detached task, a hop back to the actor.
-/// No dependency: the shape is what is measured, not another package.
+/// its own `OperationQueue`, `Accept: application/json` unless the request sets one, a
+/// 2xx status checked, the decode in a detached task, a hop back to the actor. No
+/// dependency: the shape is what is measured, not another package.
 actor PeerClient {
     private let session: URLSession
     private let delegate = PeerSessionDelegate()
@@ -27,13 +28,20 @@ actor PeerClient {
 
     /// The value at `url`, decoded from JSON.
     func value<T: Decodable & Sendable>(_ type: T.Type, at url: URL) async throws -> T {
-        let data = try await body(of: URLRequest(url: url))
+        var request = URLRequest(url: url)
+        request.setValue("application/json", forHTTPHeaderField: "Accept")
+        let task = session.dataTask(with: request)
+        let data = try await body(of: task)
+        guard let response = task.response as? HTTPURLResponse,
+            (200..<300).contains(response.statusCode)
+        else {
+            throw URLError(.badServerResponse)
+        }
         return try await Task.detached { try JSONDecoder().decode(T.self, from: data) }.value
     }
 
-    private func body(of request: URLRequest) async throws -> Data {
-        let task = session.dataTask(with: request)
-        return try await withTaskCancellationHandler {
+    private func body(of task: URLSessionDataTask) async throws -> Data {
+        try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 delegate.expect(task, continuation)
                 task.resume()

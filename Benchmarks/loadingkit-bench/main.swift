@@ -1,18 +1,22 @@
 import Foundation
 
-/// `loadingkit-bench [scenario…] [--json PATH] [--quick]`
+/// `loadingkit-bench [scenario…] [--json PATH] [--processes N] [--quick]`
 let usage = """
-    usage: loadingkit-bench [scenario…] [--json PATH] [--quick]
+    usage: loadingkit-bench [scenario…] [--json PATH] [--processes N] [--quick]
 
     scenarios: http, mock-cycle, pagination, refresh-merge, coalescing, memory, store,
       workload
       (default: all)
-      --json PATH  also write the results as JSON to PATH
-      --quick      a short run that checks every scenario executes
+      --json PATH      also write the results as JSON to PATH
+      --processes N    run the http rows in N processes, one after the other, and pool
+                       their rounds (default 5; 1, in this process, with --quick)
+      --quick          a short run that checks every scenario executes
     """
 
 var arguments = Array(CommandLine.arguments.dropFirst())
 var jsonPath: String?
+var measurementsPath: String?
+var processes: Int?
 var quick = false
 var selected: [String] = []
 while !arguments.isEmpty {
@@ -24,6 +28,19 @@ while !arguments.isEmpty {
             exit(2)
         }
         jsonPath = arguments.removeFirst()
+    case "--processes":
+        guard let count = arguments.first.flatMap(Int.init), count > 0 else {
+            print(usage)
+            exit(2)
+        }
+        arguments.removeFirst()
+        processes = count
+    case ProcessPool.measurementsOption:
+        guard !arguments.isEmpty else {
+            print(usage)
+            exit(2)
+        }
+        measurementsPath = arguments.removeFirst()
     case "--quick":
         quick = true
     case "--help", "-h":
@@ -51,13 +68,22 @@ let scenarios = selected.isEmpty ? all : selected
     print("note: a debug build; run with `swift run -c release loadingkit-bench` for figures\n")
 #endif
 
+if let measurementsPath {
+    // A child of `ProcessPool`: measures the HTTP rows and hands them to its parent.
+    try ProcessPool.hand(try await HTTPScenario(quick: quick).run(), to: measurementsPath)
+    exit(0)
+}
+
 var rows: [Row] = []
 var failed = false
 let mock = MockScenarios(quick: quick)
+let httpProcesses = processes ?? (quick ? 1 : 5)
 for scenario in scenarios {
     do {
         switch scenario {
-        case "http": rows += try await HTTPScenario(quick: quick).run()
+        case "http" where httpProcesses > 1:
+            rows += try ProcessPool.measureHTTP(in: httpProcesses, quick: quick).map(\.row)
+        case "http": rows += try await HTTPScenario(quick: quick).run().map(\.row)
         case "mock-cycle": rows += try await mock.mockCycle()
         case "pagination": rows += try await mock.paginationScaling()
         case "refresh-merge": rows += try await mock.refreshMerge()
