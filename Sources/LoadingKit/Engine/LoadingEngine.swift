@@ -37,9 +37,10 @@ struct LoadingEngine<Loader: Loading> {
         policy: LoadPolicy,
         reporting change: ContentChange? = nil
     ) -> LoadStart {
+        let record = self.record
         record.lastResource = resource
         let identity = resource.identity
-        showStoredValue(of: resource, identity: identity, policy: policy)
+        showStoredValue(of: resource, identity: identity, policy: policy, in: record)
         return begin(resource, identity: identity, policy: policy) { loader, fetched in
             try loader.loadingEngine.applyShared(fetched, of: identity)
             if let change {
@@ -72,7 +73,7 @@ struct LoadingEngine<Loader: Loading> {
         if switched {
             record.forgetContentMetadata()
         }
-        subscribe(to: fetchedIdentity)
+        subscribe(to: fetchedIdentity, in: record)
         let request = policy.ignoresCache ? resource.ignoringCache() : resource
         let webservice = loader.webservice
         let flight = run(switched ? .loading : activity(for: policy), identity: identity) {
@@ -167,7 +168,7 @@ struct LoadingEngine<Loader: Loading> {
             report(.superseded, about: superseded.identity)
         }
         let generation = record.begin()
-        update { state in
+        update(in: record) { state in
             start(&state)
             state.activity = activity
             state.progress = nil
@@ -326,6 +327,7 @@ struct LoadingEngine<Loader: Loading> {
         } catch {
             throw .rejected(String(describing: error))
         }
+        let record = self.record
         record.identities = .unknown
         if !merged {
             record.forgetRemovedItems()
@@ -371,7 +373,18 @@ struct LoadingEngine<Loader: Loading> {
     /// The previous state is kept without its content while `change` runs, so that
     /// the content is uniquely referenced and appending a page does not copy it.
     func update(_ change: (inout LoadingState<Value>) -> Void) {
-        let record = self.record
+        update(in: record, change)
+    }
+
+    /// ``update(_:)`` with the loader's runtime, when the caller holds it already.
+    ///
+    /// - Parameters:
+    ///   - record: The loader's runtime, which tells the observers.
+    ///   - change: Changes the state.
+    func update(
+        in record: LoadingRuntime<Value>,
+        _ change: (inout LoadingState<Value>) -> Void
+    ) {
         var previous = loader.loadingState.detached
         previous.content = nil
         change(&loader.loadingState)

@@ -6,8 +6,11 @@ import LoadingKitNetworking
 extension LoadingEngine {
     /// Makes the loader a subscriber to the stored value of `identity`, in place of
     /// the resource it showed before.
-    func subscribe(to identity: ResourceIdentity) {
-        let record = self.record
+    ///
+    /// - Parameters:
+    ///   - identity: The resource whose stored value the loader shows.
+    ///   - record: The loader's runtime, which holds the subscription.
+    func subscribe(to identity: ResourceIdentity, in record: LoadingRuntime<Value>) {
         if let current = record.subscription as? StoreSubscription<Loader>,
             current.identity == identity
         {
@@ -31,12 +34,18 @@ extension LoadingEngine {
     /// shows another resource or nothing — superseding a load in flight — so that the
     /// policy then judges its freshness. A value only persisted is read back first,
     /// stale. Does nothing when nothing is stored or `policy` ignores caches.
+    ///
+    /// - Parameters:
+    ///   - resource: The resource the load begins on.
+    ///   - identity: Its identity.
+    ///   - policy: The load's policy.
+    ///   - record: The loader's runtime.
     func showStoredValue(
         of resource: Resource<Value>,
         identity: ResourceIdentity,
-        policy: LoadPolicy
+        policy: LoadPolicy,
+        in record: LoadingRuntime<Value>
     ) {
-        let record = self.record
         guard !policy.ignoresCache, record.stateIdentity != identity else { return }
         let webservice = loader.webservice
         guard
@@ -55,7 +64,7 @@ extension LoadingEngine {
         report(.storeHit, about: identity)
         record.forgetContentMetadata()
         record.stateIdentity = identity
-        subscribe(to: identity)
+        subscribe(to: identity, in: record)
         // A new screen's state has nothing to clear: observers see one change, not two.
         if !loader.loadingState.isUnloaded {
             update { state in
