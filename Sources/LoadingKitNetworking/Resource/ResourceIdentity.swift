@@ -29,25 +29,17 @@ import Foundation
 ///
 /// An identity holds header values, so its descriptions print none of them.
 public struct ResourceIdentity: Hashable, Sendable {
+    /// Everything the identity holds, shared by its copies: a copy retains one object,
+    /// and two copies of one identity are equal without their parts being compared.
+    private let parts: Parts
+
     /// The request's method.
-    public let method: HTTPMethod
+    public var method: HTTPMethod { parts.method }
     /// The request's URL as a string, compared exactly.
-    let urlString: String
-    let headers: [String: String]
-    let body: Data?
-    /// The acceptable status codes, as the ranges of their `IndexSet`: comparing two
-    /// arrays of ranges costs a fraction of comparing two index sets on Linux.
-    let acceptableStatusRanges: [Range<Int>]
-    let valueType: ObjectIdentifier
-    let parse: ParseIdentity
-    /// The hash of all the above, computed once: an identity is hashed several times
-    /// per load (coalescing, stored values) and compared mostly with unequal ones.
-    private let hash: Int
+    var urlString: String { parts.urlString }
 
     init<A>(of resource: Resource<A>) {
         let request = resource.request
-        method = resource.method
-        urlString = request.url?.absoluteString ?? ""
         var fields: [String: String] = [:]
         for (name, value) in request.allHTTPHeaderFields ?? [:] {
             let lowercased = name.lowercased()
@@ -55,23 +47,28 @@ public struct ResourceIdentity: Hashable, Sendable {
                 fields[lowercased] = value
             }
         }
-        headers = fields
-        body = request.httpBody
-        acceptableStatusRanges = Array(resource.acceptableStatusCodes.rangeView)
-        valueType = ObjectIdentifier(A.self)
-        parse = resource.parseIdentity
-        hash = Self.hash(method, urlString, headers, body, acceptableStatusRanges, valueType, parse)
+        parts = Parts(
+            method: resource.method,
+            urlString: request.url?.absoluteString ?? "",
+            headers: fields,
+            body: request.httpBody,
+            acceptableStatusRanges: Array(resource.acceptableStatusCodes.rangeView),
+            valueType: ObjectIdentifier(A.self),
+            parse: resource.parseIdentity
+        )
     }
 
     private init(_ identity: ResourceIdentity, valueType: ObjectIdentifier, parse: ParseIdentity) {
-        method = identity.method
-        urlString = identity.urlString
-        headers = identity.headers
-        body = identity.body
-        acceptableStatusRanges = identity.acceptableStatusRanges
-        self.valueType = valueType
-        self.parse = parse
-        hash = Self.hash(method, urlString, headers, body, acceptableStatusRanges, valueType, parse)
+        let parts = identity.parts
+        self.parts = Parts(
+            method: parts.method,
+            urlString: parts.urlString,
+            headers: parts.headers,
+            body: parts.body,
+            acceptableStatusRanges: parts.acceptableStatusRanges,
+            valueType: valueType,
+            parse: parse
+        )
     }
 
     /// The request's URL.
@@ -83,7 +80,7 @@ public struct ResourceIdentity: Hashable, Sendable {
         ResourceIdentity(
             self,
             valueType: ObjectIdentifier(type),
-            parse: parse.appending(.named(key))
+            parse: parts.parse.appending(.named(key))
         )
     }
 
@@ -91,34 +88,14 @@ public struct ResourceIdentity: Hashable, Sendable {
     /// everything the identity holds, the value type by `valueTypeName`; `nil` when the
     /// parse has no stable name (an unnamed closure, a decoder instance).
     package func persistentKey(valueTypeName: String) -> String? {
-        guard parse.isStable else { return nil }
-        let fields = headers.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }
-        let codes = acceptableStatusRanges.map { "\($0.lowerBound)-\($0.upperBound)" }
+        guard parts.parse.isStable else { return nil }
+        let fields = parts.headers.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }
+        let codes = parts.acceptableStatusRanges.map { "\($0.lowerBound)-\($0.upperBound)" }
         return [
-            method.rawValue, urlString, fields.joined(separator: "\n"),
-            body?.base64EncodedString() ?? "", codes.joined(separator: ","), valueTypeName,
-            parse.description,
+            parts.method.rawValue, parts.urlString, fields.joined(separator: "\n"),
+            parts.body?.base64EncodedString() ?? "", codes.joined(separator: ","), valueTypeName,
+            parts.parse.description,
         ].joined(separator: "\u{1F}")
-    }
-
-    private static func hash(
-        _ method: HTTPMethod,
-        _ url: String,
-        _ headers: [String: String],
-        _ body: Data?,
-        _ acceptableStatusRanges: [Range<Int>],
-        _ valueType: ObjectIdentifier,
-        _ parse: ParseIdentity
-    ) -> Int {
-        var hasher = Hasher()
-        hasher.combine(method)
-        hasher.combine(url)
-        hasher.combine(headers)
-        hasher.combine(body)
-        hasher.combine(acceptableStatusRanges)
-        hasher.combine(valueType)
-        hasher.combine(parse)
-        return hasher.finalize()
     }
 
     /// Whether two identities are of the same resource.
@@ -128,17 +105,66 @@ public struct ResourceIdentity: Hashable, Sendable {
     ///   - rhs: The other.
     /// - Returns: Whether every part of the identities is equal.
     public static func == (lhs: ResourceIdentity, rhs: ResourceIdentity) -> Bool {
-        lhs.hash == rhs.hash && lhs.urlString == rhs.urlString && lhs.method == rhs.method
-            && lhs.valueType == rhs.valueType && lhs.parse == rhs.parse
-            && lhs.headers == rhs.headers && lhs.body == rhs.body
-            && lhs.acceptableStatusRanges == rhs.acceptableStatusRanges
+        lhs.parts === rhs.parts || lhs.parts.hasSameParts(as: rhs.parts)
     }
 
     /// Feeds the identity's precomputed hash to `hasher`.
     ///
     /// - Parameter hasher: The hasher to feed.
     public func hash(into hasher: inout Hasher) {
-        hasher.combine(hash)
+        hasher.combine(parts.hash)
+    }
+
+    /// The parts of an identity, immutable.
+    private final class Parts: Sendable {
+        let method: HTTPMethod
+        let urlString: String
+        let headers: [String: String]
+        let body: Data?
+        /// The acceptable status codes, as the ranges of their `IndexSet`: comparing
+        /// two arrays of ranges costs a fraction of comparing two index sets on Linux.
+        let acceptableStatusRanges: [Range<Int>]
+        let valueType: ObjectIdentifier
+        let parse: ParseIdentity
+        /// The hash of all the above, computed once: an identity is hashed several
+        /// times per load (coalescing, stored values) and compared mostly with unequal
+        /// ones.
+        let hash: Int
+
+        init(
+            method: HTTPMethod,
+            urlString: String,
+            headers: [String: String],
+            body: Data?,
+            acceptableStatusRanges: [Range<Int>],
+            valueType: ObjectIdentifier,
+            parse: ParseIdentity
+        ) {
+            self.method = method
+            self.urlString = urlString
+            self.headers = headers
+            self.body = body
+            self.acceptableStatusRanges = acceptableStatusRanges
+            self.valueType = valueType
+            self.parse = parse
+            var hasher = Hasher()
+            hasher.combine(method)
+            hasher.combine(urlString)
+            hasher.combine(headers)
+            hasher.combine(body)
+            hasher.combine(acceptableStatusRanges)
+            hasher.combine(valueType)
+            hasher.combine(parse)
+            hash = hasher.finalize()
+        }
+
+        /// Whether `other` holds equal parts, the cheapest compared first.
+        func hasSameParts(as other: Parts) -> Bool {
+            hash == other.hash && urlString == other.urlString && method == other.method
+                && valueType == other.valueType && parse == other.parse
+                && headers == other.headers && body == other.body
+                && acceptableStatusRanges == other.acceptableStatusRanges
+        }
     }
 }
 
@@ -150,9 +176,9 @@ extension ResourceIdentity: CustomStringConvertible, CustomDebugStringConvertibl
     /// The method, the URL without query, fragment or user, how many header fields
     /// count, and the parse — never a header value, query or body.
     public var description: String {
-        let fields = headers.isEmpty ? "" : " +\(headers.count) header fields"
+        let fields = parts.headers.isEmpty ? "" : " +\(parts.headers.count) header fields"
         let location = url?.redacted ?? "<url>"
-        return "\(method.rawValue) \(location)\(fields) (\(parse))"
+        return "\(method.rawValue) \(location)\(fields) (\(parts.parse))"
     }
 
     /// The same as ``description``.

@@ -19,7 +19,9 @@ package final class StoredValues: Sendable {
         case invalidated(Invalidation)
     }
 
-    fileprivate struct Node {
+    /// An entry in its slot. A class, so that reading a field of a slot's node never
+    /// copies the entry, which holds a dozen references.
+    fileprivate final class Node {
         let identity: ResourceIdentity
         var entry: StoredEntry
         /// The next entry towards the least recently used; -1 for none.
@@ -28,6 +30,11 @@ package final class StoredValues: Sendable {
         var newer = -1
         /// Whether the entry is on the list, which pinned entries are not.
         var isListed = false
+
+        init(identity: ResourceIdentity, entry: StoredEntry) {
+            self.identity = identity
+            self.entry = entry
+        }
     }
 
     fileprivate struct State {
