@@ -64,7 +64,28 @@ struct SharedValuesTests {
         #expect(screen.ids == [299])
         #expect(mock.requests.count == 300)
         // One live registration; what the screen left is swept as registrations grow.
-        #expect(SharedValues.of(webservice).registeredResources < 100)
+        #expect(SharedValues.of(webservice).registrationCount < 100)
+    }
+
+    @Test(
+        "screens opened and closed on one resource, or a screen going back and forth, leave nothing"
+    )
+    func registrationsOfOneResourceAreSwept() async {
+        let (webservice, list, _) = await screenShowingPosts()
+        mock.respond(to: "/other", with: .json(Post.list([9])))
+        for _ in 0..<300 {
+            let detail = screen(on: webservice)
+            await detail.load(resource: resource("/posts"))
+            #expect(detail.ids == [1])
+        }
+        for _ in 0..<300 {
+            await list.load(resource: resource("/other"))
+            await list.load(resource: resource("/posts"))
+        }
+        #expect(list.ids == [1])
+        #expect(mock.requests.count == 2)
+        // The list's own registration, and at most the one a closed screen left.
+        #expect(SharedValues.of(webservice).registrationCount <= 3)
     }
 
     @Test("the handle of a screen shown a fresh stored value finishes without leaving the actor")

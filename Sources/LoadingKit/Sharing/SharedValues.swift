@@ -14,11 +14,13 @@ final class SharedValues {
         weak var observer: (any StoredValueObserver)?
     }
 
+    /// The registrations by resource. A loader's registration goes nil when it stops
+    /// showing the resource, or goes: its subscription ends with it.
     private var observers: [ResourceIdentity: [Weak]] = [:]
-    /// How many resources may have registrations before those of loaders gone, or
-    /// showing another resource since, are swept: twice as many as were left by the last
-    /// sweep, so that a screen going through resource after resource costs O(1) per load
-    /// and leaves O(live loaders) behind.
+    /// How many resources may have registrations before the resources whose loaders are
+    /// all gone are forgotten: twice as many as were left by the last sweep, so that a
+    /// screen going through resource after resource costs O(1) per load and leaves
+    /// O(live loaders) behind.
     private var sweepThreshold = 64
 
     nonisolated private init() {}
@@ -39,15 +41,22 @@ final class SharedValues {
     }
 
     /// Adds `observer` to the loaders showing `identity`.
+    /// The registrations of a resource that was shown again lose those that went
+    /// meanwhile.
     func add(_ observer: any StoredValueObserver, for identity: ResourceIdentity) {
-        observers[identity, default: []].append(Weak(observer: observer))
+        Self.register(observer, in: &observers[identity, default: []])
         if observers.count >= sweepThreshold {
             sweep()
         }
     }
 
-    /// How many resources have registrations, live or not yet swept.
-    var registeredResources: Int { observers.count }
+    private static func register(_ observer: any StoredValueObserver, in registered: inout [Weak]) {
+        registered.removeAll { $0.observer == nil }
+        registered.append(Weak(observer: observer))
+    }
+
+    /// How many registrations are kept, live or not swept yet.
+    var registrationCount: Int { observers.values.reduce(0) { $0 + $1.count } }
 
     /// Shows the stored value of `identity` to every loader showing it that has not
     /// shown it yet.
@@ -98,10 +107,11 @@ final class SharedValues {
         }
     }
 
-    /// Forgets every registration whose loader is gone or shows another resource.
+    /// Forgets every registration that went, without asking any loader.
     private func sweep() {
-        for identity in Array(observers.keys) {
-            _ = liveObservers(of: identity)
+        observers = observers.compactMapValues { registered in
+            let live = registered.filter { $0.observer != nil }
+            return live.isEmpty ? nil : live
         }
         sweepThreshold = max(64, observers.count * 2)
     }
