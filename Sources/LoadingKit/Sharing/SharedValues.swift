@@ -14,8 +14,8 @@ final class SharedValues {
         weak var observer: (any StoredValueObserver)?
     }
 
-    /// The registrations by resource. A loader's registration goes nil when it stops
-    /// showing the resource, or goes: its subscription ends with it.
+    /// The registrations by resource. A registration goes nil once its loader shows
+    /// another resource or is released: the subscription it holds weakly ends then.
     private var observers: [ResourceIdentity: [Weak]] = [:]
     /// How many resources may have registrations before the resources whose loaders are
     /// all gone are forgotten: twice as many as were left by the last sweep, so that a
@@ -40,9 +40,8 @@ final class SharedValues {
         }
     }
 
-    /// Adds `observer` to the loaders showing `identity`.
-    /// The registrations of a resource that was shown again lose those that went
-    /// meanwhile.
+    /// Adds `observer` to the loaders showing `identity`, dropping the registrations of
+    /// that resource that went nil since it was last registered.
     func add(_ observer: any StoredValueObserver, for identity: ResourceIdentity) {
         Self.register(observer, in: &observers[identity, default: []])
         if observers.count >= sweepThreshold {
