@@ -23,11 +23,12 @@ while !arguments.isEmpty {
     let argument = arguments.removeFirst()
     switch argument {
     case "--json":
-        guard !arguments.isEmpty else {
+        guard let path = arguments.first, !path.hasPrefix("-") else {
             print(usage)
             exit(2)
         }
-        jsonPath = arguments.removeFirst()
+        arguments.removeFirst()
+        jsonPath = path
     case "--processes":
         guard let count = arguments.first.flatMap(Int.init), count > 0 else {
             print(usage)
