@@ -3,9 +3,9 @@ extension Loading {
     ///
     /// Views use Observation: make the conformer `@Observable` and SwiftUI, or
     /// `withObservationTracking` and `Observations`, see ``Loading/loadingState``
-    /// change, changes between two reads coalesced. `states` is for code that is not a view and wants every
-    /// state in order, none coalesced — a test, analytics, a command-line tool, a
-    /// conformer that cannot be `@Observable`:
+    /// change, changes between two reads coalesced. `states` is for code that is not a
+    /// view and wants every state in order, none coalesced — a test, analytics, a
+    /// command-line tool, a conformer that cannot be `@Observable`:
     ///
     /// ```swift
     /// for await state in screen.states {

@@ -76,11 +76,10 @@ public final class DiskResourceStore: ResourceStore {
         // A read can be where a loader's load begins, on the main actor: it never
         // reads the directory for the index, and counts as a use once the index is read.
         index.withLock { index in
-            guard var loaded = index else { return }
-            index = nil
-            loaded.clock += 1
-            loaded.files[name]?.lastUse = loaded.clock
-            index = loaded
+            guard index != nil else { return }
+            index!.clock += 1
+            let clock = index!.clock
+            index!.files[name]?.lastUse = clock
         }
         return record
     }

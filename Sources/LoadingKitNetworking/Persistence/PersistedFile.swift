@@ -34,8 +34,9 @@ enum PersistedFile {
                 let storedKey = reader.string(), storedKey == key,
                 let entityTag = reader.optionalString(),
                 let lastModified = reader.optionalString(),
-                let storedAt = reader.number(), let bodyLength = reader.number(),
-                let checksum = reader.number(),
+                let storedAt = reader.integer(UInt64.self),
+                let bodyLength = reader.integer(UInt64.self),
+                let checksum = reader.integer(UInt64.self),
                 bodyLength == reader.remaining, let body = reader.take(Int(bodyLength)),
                 StableHash.checksum(of: body) == checksum
             else { return nil }
@@ -48,17 +49,17 @@ enum PersistedFile {
         }
     }
 
-    private static func append(_ number: UInt64, to data: inout Data) {
+    private static func append(_ number: some FixedWidthInteger, to data: inout Data) {
         withUnsafeBytes(of: number.bigEndian) { data.append(contentsOf: $0) }
     }
 
     private static func append(_ string: String?, to data: inout Data) {
         guard let string else {
-            withUnsafeBytes(of: absent.bigEndian) { data.append(contentsOf: $0) }
+            append(absent, to: &data)
             return
         }
         let utf8 = Array(string.utf8)
-        withUnsafeBytes(of: UInt32(utf8.count).bigEndian) { data.append(contentsOf: $0) }
+        append(UInt32(utf8.count), to: &data)
         data.append(contentsOf: utf8)
     }
 
@@ -75,13 +76,14 @@ enum PersistedFile {
             return bytes[offset..<offset + count]
         }
 
-        mutating func number() -> UInt64? {
-            take(8).map { $0.reduce(0) { $0 << 8 | UInt64($1) } }
+        /// A big-endian integer of `type`.
+        mutating func integer<Integer: FixedWidthInteger>(_ type: Integer.Type) -> Integer? {
+            take(MemoryLayout<Integer>.size).map { $0.reduce(0) { $0 << 8 | Integer($1) } }
         }
 
         /// A string, or `.some(nil)` for an absent one.
         mutating func optionalString() -> String?? {
-            guard let length = take(4).map({ $0.reduce(0) { $0 << 8 | UInt32($1) } }) else {
+            guard let length = integer(UInt32.self) else {
                 return nil
             }
             if length == absent {
