@@ -4,6 +4,10 @@ import LoadingKitTesting
 import Observation
 import Testing
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 /// Mutations: their optimistic changes show at once on every screen showing the values
 /// they change and are taken back exactly when they fail; they invalidate what they
 /// name when they succeed; they are sent once unless told otherwise.
@@ -143,6 +147,50 @@ struct MutationTests {
         mock.respond(to: "/posts/2", method: .put, with: .status(503))
         await #expect(throws: WebserviceError.self) { try await webservice.send(Mutation(put)) }
         #expect(mock.requestCount(for: "/posts/2", method: .put) == 1)
+    }
+
+    @Test("a mutation told to coalesce shares the request of an identical one in flight")
+    func coalescedWhenAsked() async throws {
+        let webservice = webservice()
+        let gate = MockTransport.Gate()
+        mock.respond(to: "/posts", method: .post, with: .json(Post(2)), after: gate)
+        let mutation = try Mutation(create(2)).coalescing()
+        async let one = webservice.send(mutation)
+        await gate.waitForArrivals()
+        async let two = webservice.send(mutation)
+        while webservice.sharedCallers < 2 {
+            await Task.yield()
+        }
+        gate.open()
+        let (first, second) = try await (one, two)
+        #expect(first == Post(2))
+        #expect(second == Post(2))
+        #expect(mock.requestCount(for: "/posts", method: .post) == 1)
+    }
+
+    @Test("PATCH and DELETE are mutations too: sent once, invalidating on success")
+    func patchAndDelete() async throws {
+        let webservice = webservice(retry: RetryPolicy(maximumAttempts: 3, initialDelay: .zero))
+        let (first, _) = await twoScreens(on: webservice)
+        let url = URL(string: "https://api.example.com/posts/1")!
+        let patch = try Resource<Post>(url: url, method: .patch, body: Post(1))
+        mock.respond(to: "/posts/1", method: .patch, with: .status(503))
+        await #expect(throws: WebserviceError.self) {
+            try await webservice.send(Mutation(patch).invalidating(.resource(posts)))
+        }
+        #expect(mock.requestCount(for: "/posts/1", method: .patch) == 1)
+        #expect(mock.requestCount(for: "/posts") == 1)
+
+        var request = URLRequest(url: url)
+        request.httpMethod = HTTPMethod.delete.rawValue
+        let delete = Resource<Bool>(request: request) { _, _ in true }
+        mock.respond(to: "/posts/1", method: .delete, with: .status(204))
+        mock.respond(to: "/posts", with: .json(Post.list([])))
+        let states = first.states
+        _ = try await webservice.send(Mutation(delete).invalidating(.resource(posts)))
+        for await state in states where state.content?.isEmpty == true { break }
+        #expect(mock.requestCount(for: "/posts/1", method: .delete) == 1)
+        #expect(mock.requestCount(for: "/posts") == 2)
     }
 
     @Test("a mutation told to retry is sent again")

@@ -130,12 +130,19 @@ struct OfflineCacheTests {
         default: data[4] = 99  // another format version
         }
         try data.write(to: file)
-        mock.respond(to: "/posts", with: .json(Post.list([3])))
-        let screen = PostsScreen(webservice: webservice(DiskResourceStore(directory: directory)))
-        await screen.load(resource: posts)
+        let gate = MockTransport.Gate()
+        mock.respond(to: "/posts", with: .json(Post.list([3])), after: gate)
+        let webservice = webservice(DiskResourceStore(directory: directory))
+        let screen = PostsScreen(webservice: webservice)
+        let task = screen.startLoading(resource: posts)
+        await gate.waitForArrivals()
+        // Read and refused as the load began; nothing has written the file again yet.
+        #expect(!FileManager.default.fileExists(atPath: file.path(percentEncoded: false)))
+        #expect(screen.loadingState.content == nil)
+        gate.open()
+        await task.finish()
         #expect(screen.configured == [[3]])
         #expect(mock.requests.last?.value(forHTTPHeaderField: "If-None-Match") == nil)
-        #expect((try? Data(contentsOf: file)) != data)
     }
 
     @Test("a record reads back field for field, and no shorter prefix of its file reads at all")
@@ -167,9 +174,12 @@ struct OfflineCacheTests {
     func foreignKeyIsRefused() throws {
         let store = DiskResourceStore(directory: directory)
         store.store(PersistedRecord(body: Data("[]".utf8)), forKey: "one")
-        let name = try #require(files.first)
-        let other = directory.appending(path: "00000000000000000000000000000000.lkrs")
-        try FileManager.default.copyItem(at: directory.appending(path: name), to: other)
+        let one = try #require(files.first)
+        store.store(PersistedRecord(body: Data("[2]".utf8)), forKey: "two")
+        let two = try #require(files.first { $0 != one })
+        // The file where "two" is kept now holds the whole, valid file of "one".
+        try Data(contentsOf: directory.appending(path: one))
+            .write(to: directory.appending(path: two))
         #expect(store.record(forKey: "one") != nil)
         #expect(DiskResourceStore(directory: directory).record(forKey: "two") == nil)
     }

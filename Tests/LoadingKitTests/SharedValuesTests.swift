@@ -325,6 +325,49 @@ struct SharedValuesTests {
         #expect(webservice.storedValue(for: resource("/posts/3"))?.isStale == true)
     }
 
+    @Test("an invalidation by predicate, from any context, reloads the live screens it picks")
+    func predicateInvalidationReloadsPickedScreens() async {
+        mock.respond(to: "/posts/1", with: .json(Post.list([1])))
+        mock.respond(to: "/posts/2", with: .json(Post.list([2])))
+        mock.respond(to: "/posts/2", with: .json(Post.list([20])))
+        let webservice = webservice()
+        let first = screen(on: webservice)
+        let second = screen(on: webservice)
+        await first.load(resource: resource("/posts/1"))
+        await second.load(resource: resource("/posts/2"))
+        let states = second.states
+
+        let covered = await Task.detached {
+            webservice.invalidate(.matching { $0.url?.path == "/posts/2" })
+        }.value
+        #expect(covered == 1)
+        for await state in states where state.content?.map(\.id) == [20] { break }
+        #expect(first.ids == [1])
+        #expect(mock.requestCount(for: "/posts/1") == 1)
+        #expect(mock.requestCount(for: "/posts/2") == 2)
+    }
+
+    @Test("a value one screen loads is on the others before any job queued as it is configured")
+    func sharedValueArrivesInTheSameTurn() async {
+        let (webservice, first, _) = await screenShowingPosts()
+        let second = screen(on: webservice)
+        await second.load(resource: resource("/posts"))
+        #expect(mock.requests.count == 1)
+        mock.respond(to: "/posts", with: .json(Post.list([2, 1])))
+        var seenByNextJob: [Int]?
+        first.onConfigure = {
+            Task { @MainActor in seenByNextJob = second.ids }
+        }
+        await first.load(resource: resource("/posts"), policy: .force)
+        first.onConfigure = nil
+        await Task.yield()
+        while seenByNextJob == nil {
+            await Task.yield()
+        }
+        #expect(seenByNextJob == [2, 1])
+        #expect(second.configured == [[1], [2, 1]])
+    }
+
     @Test("a stale stored value is reloaded when a screen next shows it")
     func invalidatedValueReloadsWhenShown() async {
         mock.respond(to: "/posts", with: .json(Post.list([1])))

@@ -20,8 +20,12 @@ final class PostsScreen: Loading {
         self.loadingClock = clock
     }
 
+    /// Called after each value is configured.
+    var onConfigure: (() -> Void)?
+
     func configure(value: [Post]) {
         configured.append(value.map(\.id))
+        onConfigure?()
     }
 
     func loadingStateDidChange(
