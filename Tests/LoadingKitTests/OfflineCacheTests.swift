@@ -184,9 +184,12 @@ struct OfflineCacheTests {
         #expect(DiskResourceStore(directory: directory).record(forKey: "two") == nil)
     }
 
-    @Test("nothing with Authorization is persisted by default; it is when asked")
-    func credentialsAreNotPersisted() async throws {
-        let signedIn = posts.header("Authorization", "Bearer secret")
+    @Test(
+        "nothing with credentials is persisted by default; it is when asked",
+        arguments: ["Authorization", "Proxy-Authorization", "Cookie"]
+    )
+    func credentialsAreNotPersisted(_ field: String) async throws {
+        let signedIn = posts.header(field, "secret")
         try await persist(signedIn)
         #expect(files.isEmpty)
         try await persist(signedIn, credentials: true)

@@ -88,6 +88,25 @@ struct SharedValuesTests {
         #expect(SharedValues.of(webservice).registrationCount <= 3)
     }
 
+    @Test("a stored value keeps its response's status, Link relations and total count")
+    func storedValueKeepsResponseSummary() async {
+        mock.respond(
+            to: "/posts",
+            with: .json(Post.list([1]))
+                .header("Link", "<https://api.example.com/posts?page=2>; rel=\"next\"")
+                .header("X-Total-Count", "42")
+        )
+        let webservice = webservice()
+        await screen(on: webservice).load(resource: resource("/posts"))
+        let stored = webservice.storedValue(for: resource("/posts"))
+        #expect(stored?.value.map(\.id) == [1])
+        #expect(stored?.response.statusCode == 200)
+        #expect(
+            stored?.response.links.next?.absoluteString == "https://api.example.com/posts?page=2"
+        )
+        #expect(stored?.response.totalCount == 42)
+    }
+
     @Test("the handle of a screen shown a fresh stored value finishes without leaving the actor")
     func skippedLoadFinishesInPlace() async {
         let (webservice, _, _) = await screenShowingPosts()
