@@ -59,7 +59,7 @@ extension Webservice {
         let refused: @Sendable (URL) -> Void = { target in
             self.report(.linkRefused(target: target), about: resource)
         }
-        return try RefusedLinks.$report.withValue(refused) { try resource.parse(data, response) }
+        return try RefusedLinks.reporting(to: refused) { try resource.parse(data, response) }
     }
 }
 
@@ -67,5 +67,32 @@ extension Webservice {
 /// webservice parsing, bound only while one listens.
 package enum RefusedLinks {
     /// Reports a link refused; `nil` when nobody listens.
-    @TaskLocal package static var report: (@Sendable (URL) -> Void)?
+    package static var report: (@Sendable (URL) -> Void)? { listener?.report }
+
+    /// Runs `operation` with `report` told of the links its parse refuses.
+    ///
+    /// - Parameters:
+    ///   - report: Told of each link refused.
+    ///   - operation: The parse.
+    /// - Returns: What `operation` returns.
+    static func reporting<T>(
+        to report: @escaping @Sendable (URL) -> Void,
+        during operation: () throws -> T
+    ) rethrows -> T {
+        try $listener.withValue(Listener(report), operation: operation)
+    }
+
+    /// The task-local behind ``report``, holding the closure in a class: a client
+    /// built with `-cross-module-optimization` pushing an optional closure crashed in
+    /// `swift_task_localValuePush`, its metadata null (Swift 6.3.1, Linux).
+    @TaskLocal private static var listener: Listener?
+
+    /// What ``listener`` holds.
+    final class Listener: Sendable {
+        let report: @Sendable (URL) -> Void
+
+        init(_ report: @escaping @Sendable (URL) -> Void) {
+            self.report = report
+        }
+    }
 }

@@ -46,12 +46,23 @@ public struct TransferProgress: Sendable, Equatable {
     /// let report = TransferProgress.observer
     /// report?(TransferProgress(bytesReceived: 512, expectedBytes: 1024))
     /// ```
-    public static var observer: Handler? { taskObserver }
+    public static var observer: Handler? { taskObserver?.handler }
 
-    /// The task-local behind ``observer``. It stays inside the module: a release build
-    /// of another package that pushed a value onto it directly crashed in
-    /// `swift_task_localValuePush` (Swift 6.3.1, Linux).
-    @TaskLocal static var taskObserver: Handler?
+    /// The task-local behind ``observer``, holding the handler in a class. Both keep
+    /// it from crashing in `swift_task_localValuePush` (Swift 6.3.1, Linux): it stays
+    /// inside the module, since a release build of another package pushing a value
+    /// onto it directly crashed; and a client built with `-cross-module-optimization`
+    /// pushing an optional closure passed null metadata.
+    @TaskLocal private static var taskObserver: Observer?
+
+    /// What ``taskObserver`` holds.
+    final class Observer: Sendable {
+        let handler: Handler
+
+        init(_ handler: @escaping Handler) {
+            self.handler = handler
+        }
+    }
 
     /// Runs `operation` with `handler` receiving the progress of the transfers it
     /// starts.
@@ -64,6 +75,6 @@ public struct TransferProgress: Sendable, Equatable {
         _ handler: @escaping Handler,
         during operation: () async throws -> T
     ) async rethrows -> T {
-        try await $taskObserver.withValue(handler, operation: operation)
+        try await $taskObserver.withValue(Observer(handler), operation: operation)
     }
 }

@@ -44,8 +44,11 @@ final class Coalescer: Sendable {
         let ignoresCache: Bool
     }
 
-    /// One caller's place in one flight.
-    private struct Ticket {
+    /// One caller's place in one flight. Not private: a client built with
+    /// `-cross-module-optimization` referred to a private type's descriptor here and
+    /// failed to compile ("Global is external, but doesn't have external or weak
+    /// linkage", Swift 6.3.1).
+    struct Ticket {
         let key: Key
         let flight: Int
         let caller: Int

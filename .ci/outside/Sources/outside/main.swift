@@ -4,7 +4,9 @@ import LoadingKitTesting
 
 // A list screen as the README writes one, paged both ways in a window of two pages and
 // refreshed at the head, against a loopback server; progress observed around a load;
-// a generic conformer. Exits non-zero when anything differs from what the tests say.
+// a link to another origin refused while a monitor listens; a generic conformer. Exits
+// non-zero when anything differs from what the tests say. `.ci/run` builds it twice:
+// as SwiftPM builds it, and with `-cross-module-optimization`.
 
 struct Story: Codable, Sendable, Identifiable {
     let id: Int
@@ -45,6 +47,9 @@ server.route("/stories") { request in
     )
 }
 server.route("/empty") { _ in .json([Int]()) }
+server.route("/elsewhere") { _ in
+    .json([Story(id: 1)], headers: [("Link", "<http://127.0.0.2:1/stories>; rel=\"next\"")])
+}
 
 let screen = StoriesScreen(newest: server.url("/stories"))
 await screen.loadingDidAppear()?.finish()
@@ -64,6 +69,16 @@ let stories = try await TransferProgress.observing { _ in
     try await Webservice().load(Resource<[Story]>(url: server.url("/stories")))
 }
 expect(stories.count == 3 && TransferProgress.observer == nil, "progress observed around a load")
+
+let recorder = EventRecorder()
+let monitored = Webservice(configuration: .init(monitor: recorder))
+let elsewhere = try await monitored.load(
+    Resource<Page<Story, URL>>.linked(url: server.url("/elsewhere"))
+)
+let refused = recorder.events.contains {
+    if case .linkRefused = $0.kind { true } else { false }
+}
+expect(elsewhere.next == nil && refused, "a link to another origin refused, and reported")
 
 let generic = Generic<[Int]>()
 await generic.load(resource: Resource(url: server.url("/empty")))
