@@ -65,6 +65,7 @@ struct HTTPScenario {
                 )
             )
         }
+        rows += try await webserviceAlone(rounds: rounds)
         rows += try await againstPeer(rounds: rounds)
         var control = Interleaved(rounds: rounds)
         let aa = try await control.compare {
@@ -81,6 +82,45 @@ struct HTTPScenario {
             )
         )
         return rows
+    }
+
+    /// `Webservice.load` called from a task of its own, as the hand-written baseline
+    /// calls its fetch, 1 KB: the kit's networking without a loader.
+    private func webserviceAlone(rounds: Int) async throws -> [Measurement] {
+        let count = quick ? 10 : 40
+        let webservice = Webservice(transport: transport)
+        let load: Load = { url in try await webservice.load(Resource<[BenchItem]>(url: url)) }
+        var interleaved = Interleaved(rounds: rounds)
+        let sequential = try await interleaved.compare {
+            try await baselineSequential("/small", count: count, tag: "w", load: load)
+        } baseline: {
+            try await baselineSequential("/small", count: count)
+        }
+        let concurrent = try await interleaved.compare {
+            try await baselineConcurrent(
+                "/small",
+                perWorker: max(1, count / 8),
+                tag: "w",
+                load: load
+            )
+        } baseline: {
+            try await baselineConcurrent("/small", perWorker: max(1, count / 8))
+        }
+        let note = "Webservice.load vs URLSession + JSONDecoder, both assigned to main-actor state"
+        return [
+            Measurement(
+                scenario: "webservice-load sequential 1 KB",
+                comparison: sequential,
+                budget: 1.01,
+                note: note
+            ),
+            Measurement(
+                scenario: "webservice-load concurrent-16 1 KB",
+                comparison: concurrent,
+                budget: 1.01,
+                note: note
+            ),
+        ]
     }
 
     /// The kit against ``PeerClient``, the design users would otherwise pick, 1 KB.
