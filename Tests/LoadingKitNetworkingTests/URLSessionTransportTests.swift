@@ -136,6 +136,34 @@ struct URLSessionTransportTests {
         }
     }
 
+    @Test("a body announced over the limit is not downloaded: its task ends at the head")
+    func announcedOversizedBodyIsNotDownloaded() async throws {
+        // Ten minutes to send it all; FoundationNetworking ignores a .cancel disposition.
+        let big = Data(repeating: UInt8(ascii: "a"), count: 3 << 20)
+        server.route("/announced") { _ in
+            MockResponse(body: big).trickled(in: 600, every: .seconds(1))
+        }
+        let transport = URLSessionTransport(
+            configuration: .init(maximumResponseSize: 1 << 20, timeout: 600)
+        )
+        let raw = Resource<Data>(request: URLRequest(url: server.url("/announced"))) { data, _ in
+            data
+        }
+        await #expect(throws: WebserviceError.responseTooLarge(limit: 1 << 20)) {
+            try await Webservice(transport: transport).load(raw)
+        }
+        while await Self.runningTasks(of: transport.session) > 0 {
+            await Task.yield()
+        }
+    }
+
+    /// How many tasks of `session` are running.
+    static func runningTasks(of session: URLSession) async -> Int {
+        await withCheckedContinuation { continuation in
+            session.getAllTasks { continuation.resume(returning: $0.count) }
+        }
+    }
+
     @Test("a body without Content-Length within the limit arrives whole")
     func unannouncedBody() async throws {
         server.route("/episodes/1") { _ in

@@ -77,15 +77,17 @@ extension URLSessionTransport {
             Self.cancellation.async { task.cancel() }
         }
 
-        /// Records the response head; returns whether to go on receiving the body.
+        /// Records the response head; returns whether to go on receiving the body. A
+        /// head that ends the exchange cancels the task too: FoundationNetworking ignores
+        /// the disposition and would download the body anyway.
         func receive(_ response: URLResponse) -> Bool {
             guard let response = response as? HTTPURLResponse else {
-                finish(with: .failure(URLError(.badServerResponse)))
+                abort(with: URLError(.badServerResponse))
                 return false
             }
             let expected = response.expectedContentLength
             if expected > limit {
-                finish(with: .failure(WebserviceError.responseTooLarge(limit: limit)))
+                abort(with: WebserviceError.responseTooLarge(limit: limit))
                 return false
             }
             state.withLock { state in
