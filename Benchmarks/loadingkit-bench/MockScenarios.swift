@@ -32,7 +32,7 @@ struct MockScenarios {
             Row(
                 "mock-cycle",
                 comparison,
-                budget: 1.5,
+                budget: 1.2,
                 note: "load → configure vs Task.detached { decode } + main-actor assignment"
             ),
             try await listening(resource, count: count),
