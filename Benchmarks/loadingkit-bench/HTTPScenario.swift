@@ -84,79 +84,92 @@ struct HTTPScenario {
         return rows
     }
 
-    /// `Webservice.load` called from a task of its own, as the hand-written baseline
-    /// calls its fetch, 1 KB: the kit's networking without a loader.
+    /// `Webservice.load` called where the hand-written baseline calls its fetch, 1 KB:
+    /// the kit's networking without a loader.
     private func webserviceAlone(rounds: Int) async throws -> [Measurement] {
-        let count = quick ? 10 : 40
         let webservice = Webservice(transport: transport)
         let load: Load = { url in try await webservice.load(Resource<[BenchItem]>(url: url)) }
-        var interleaved = Interleaved(rounds: rounds)
-        let sequential = try await interleaved.compare {
-            try await baselineSequential("/small", count: count, tag: "w", load: load)
-        } baseline: {
-            try await baselineSequential("/small", count: count)
-        }
-        let concurrent = try await interleaved.compare {
-            try await baselineConcurrent(
-                "/small",
-                perWorker: max(1, count / 8),
-                tag: "w",
-                load: load
-            )
-        } baseline: {
-            try await baselineConcurrent("/small", perWorker: max(1, count / 8))
-        }
-        let note = "Webservice.load vs URLSession + JSONDecoder, both assigned to main-actor state"
-        return [
-            Measurement(
-                scenario: "webservice-load sequential 1 KB",
-                comparison: sequential,
-                budget: 1.01,
-                note: note
-            ),
-            Measurement(
-                scenario: "webservice-load concurrent-16 1 KB",
-                comparison: concurrent,
-                budget: 1.01,
-                note: note
-            ),
-        ]
+        return try await rows(
+            named: ("webservice-load sequential 1 KB", "webservice-load concurrent-16 1 KB"),
+            kit: handWrittenSide(tag: "w", load: load),
+            baseline: handWrittenSide(tag: "b"),
+            rounds: rounds,
+            budget: 1.01,
+            note: "Webservice.load vs URLSession + JSONDecoder, both assigned to main-actor state"
+        )
     }
 
     /// The kit against ``PeerClient``, the design users would otherwise pick, 1 KB.
     private func againstPeer(rounds: Int) async throws -> [Measurement] {
-        let count = quick ? 10 : 40
         let peer = PeerClient()
         let load: Load = { url in try await peer.value([BenchItem].self, at: url) }
+        let loader = Side {
+            try await kitSequential("/small", count: $0)
+        } concurrent: {
+            try await kitConcurrent("/small", perWorker: $0)
+        }
+        return try await rows(
+            named: ("peer http-sequential 1 KB", "peer http-concurrent-16 1 KB"),
+            kit: loader,
+            baseline: handWrittenSide(tag: "p", load: load),
+            rounds: rounds,
+            budget: 1.0,
+            note:
+                "Loading.load vs an actor client in kean/Get's manner (delegate queue, detached decode)"
+        )
+    }
+
+    /// One side of a pair of 1 KB rows.
+    struct Side {
+        /// Makes the given number of loads one after the other.
+        let sequential: (Int) async throws -> Sample
+        /// Makes the given number of loads in each of 16 workers.
+        let concurrent: (Int) async throws -> Sample
+    }
+
+    /// The loads of ``baselineSequential(_:count:tag:load:)`` and
+    /// ``baselineConcurrent(_:perWorker:tag:load:)`` with `load`, the hand-written one by
+    /// default, on URLs tagged `tag`.
+    private func handWrittenSide(tag: String, load: Load? = nil) -> Side {
+        Side {
+            try await baselineSequential("/small", count: $0, tag: tag, load: load)
+        } concurrent: {
+            try await baselineConcurrent("/small", perWorker: $0, tag: tag, load: load)
+        }
+    }
+
+    /// Two rows of 1 KB loads, `kit` against `baseline`: one load in flight, then 16.
+    private func rows(
+        named names: (sequential: String, concurrent: String),
+        kit: Side,
+        baseline: Side,
+        rounds: Int,
+        budget: Double,
+        note: String
+    ) async throws -> [Measurement] {
+        let count = quick ? 10 : 40
         var interleaved = Interleaved(rounds: rounds)
         let sequential = try await interleaved.compare {
-            try await kitSequential("/small", count: count)
+            try await kit.sequential(count)
         } baseline: {
-            try await baselineSequential("/small", count: count, tag: "p", load: load)
+            try await baseline.sequential(count)
         }
         let concurrent = try await interleaved.compare {
-            try await kitConcurrent("/small", perWorker: max(1, count / 8))
+            try await kit.concurrent(max(1, count / 8))
         } baseline: {
-            try await baselineConcurrent(
-                "/small",
-                perWorker: max(1, count / 8),
-                tag: "p",
-                load: load
-            )
+            try await baseline.concurrent(max(1, count / 8))
         }
-        let note =
-            "Loading.load vs an actor client in kean/Get's manner (delegate queue, detached decode)"
         return [
             Measurement(
-                scenario: "peer http-sequential 1 KB",
+                scenario: names.sequential,
                 comparison: sequential,
-                budget: 1.0,
+                budget: budget,
                 note: note
             ),
             Measurement(
-                scenario: "peer http-concurrent-16 1 KB",
+                scenario: names.concurrent,
                 comparison: concurrent,
-                budget: 1.0,
+                budget: budget,
                 note: note
             ),
         ]

@@ -153,6 +153,7 @@ struct URLSessionTransportTests {
             try await Webservice(transport: transport).load(raw)
         }
         while await Self.runningTasks(of: transport.session) > 0 {
+            try Task.checkCancellation()
             await Task.yield()
         }
     }

@@ -79,16 +79,16 @@ package enum RefusedLinks {
         to report: @escaping @Sendable (URL) -> Void,
         during operation: () throws -> T
     ) rethrows -> T {
-        try $listener.withValue(Listener(report), operation: operation)
+        try $listener.withValue(ReportBox(report), operation: operation)
     }
 
     /// The task-local behind ``report``, holding the closure in a class: a client
     /// built with `-cross-module-optimization` pushing an optional closure crashed in
     /// `swift_task_localValuePush`, its metadata null (Swift 6.3.1, Linux).
-    @TaskLocal private static var listener: Listener?
+    @TaskLocal static var listener: ReportBox?
 
-    /// What ``listener`` holds.
-    final class Listener: Sendable {
+    /// What ``listener`` holds: the report.
+    final class ReportBox: Sendable {
         let report: @Sendable (URL) -> Void
 
         init(_ report: @escaping @Sendable (URL) -> Void) {

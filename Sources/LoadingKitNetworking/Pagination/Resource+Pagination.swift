@@ -280,8 +280,9 @@ extension Resource {
     }
 }
 
-/// What a numbered page knows of the pages around it.
-private struct PageNeighbours<Cursor: Sendable> {
+/// What a numbered page knows of the pages around it. Not private: see
+/// `Coalescer.Ticket`.
+struct PageNeighbours<Cursor: Sendable> {
     let previous: Cursor?
     let first: Cursor?
     let last: Cursor?

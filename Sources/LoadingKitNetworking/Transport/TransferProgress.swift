@@ -53,10 +53,10 @@ public struct TransferProgress: Sendable, Equatable {
     /// inside the module, since a release build of another package pushing a value
     /// onto it directly crashed; and a client built with `-cross-module-optimization`
     /// pushing an optional closure passed null metadata.
-    @TaskLocal private static var taskObserver: Observer?
+    @TaskLocal static var taskObserver: HandlerBox?
 
-    /// What ``taskObserver`` holds.
-    final class Observer: Sendable {
+    /// What ``taskObserver`` holds: the handler.
+    final class HandlerBox: Sendable {
         let handler: Handler
 
         init(_ handler: @escaping Handler) {
@@ -75,6 +75,6 @@ public struct TransferProgress: Sendable, Equatable {
         _ handler: @escaping Handler,
         during operation: () async throws -> T
     ) async rethrows -> T {
-        try await $taskObserver.withValue(Observer(handler), operation: operation)
+        try await $taskObserver.withValue(HandlerBox(handler), operation: operation)
     }
 }

@@ -4,9 +4,9 @@ import LoadingKitTesting
 
 // A list screen as the README writes one, paged both ways in a window of two pages and
 // refreshed at the head, against a loopback server; progress observed around a load;
-// a link to another origin refused while a monitor listens; a generic conformer. Exits
-// non-zero when anything differs from what the tests say. `.ci/run` builds it twice:
-// as SwiftPM builds it, and with `-cross-module-optimization`.
+// a link to another origin refused while a monitor listens; a numbered page; a generic
+// conformer. Exits non-zero when anything differs from what the tests say. `.ci/run`
+// builds it twice: as SwiftPM builds it, and with `-cross-module-optimization`.
 
 struct Story: Codable, Sendable, Identifiable {
     let id: Int
@@ -79,6 +79,11 @@ let refused = recorder.events.contains {
     if case .linkRefused = $0.kind { true } else { false }
 }
 expect(elsewhere.next == nil && refused, "a link to another origin refused, and reported")
+
+let numbered = try await Webservice().load(
+    Resource<Page<Story, Int>>.pageNumber(url: server.url("/stories"), page: 2, size: 3)
+)
+expect(numbered.next == 3 && numbered.previous == 1, "a numbered page and its neighbours")
 
 let generic = Generic<[Int]>()
 await generic.load(resource: Resource(url: server.url("/empty")))
