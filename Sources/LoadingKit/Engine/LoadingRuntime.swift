@@ -335,11 +335,15 @@ extension Loading {
     /// A state without one, or with another loader's — a copy handed out, or copied from
     /// another loader, then assigned — gets a runtime of its own.
     var loadingRuntime: LoadingRuntime<ResourceType> {
-        if let runtime = loadingState.runtime, runtime.claim(for: self, handOver: makeHandOver) {
+        // The hand-over is made in a closure of its own: passing the method itself
+        // allocated a context on every call.
+        if let runtime = loadingState.runtime,
+            runtime.claim(for: self, handOver: { makeHandOver() })
+        {
             return runtime
         }
         let runtime = LoadingRuntime<ResourceType>()
-        _ = runtime.claim(for: self, handOver: makeHandOver)
+        _ = runtime.claim(for: self, handOver: { makeHandOver() })
         loadingState.runtime = runtime
         return runtime
     }

@@ -2,22 +2,39 @@ import Foundation
 
 /// A value that threads share behind a lock.
 ///
-/// It wraps `NSLock` (a pthread mutex) rather than `Synchronization.Mutex`: on
-/// Linux with Swift 6.3.1, ThreadSanitizer does not see `Mutex`'s synchronization
-/// and reports every guarded access as a race, while it understands pthread mutexes.
-package final class Locked<Value>: @unchecked Sendable {
-    private var value: Value
-    private let lock = NSLock()
+/// The value and its pthread mutex live in one allocation: creating one costs a
+/// single object, where `NSLock` added an object and a separate mutex. Not
+/// `Synchronization.Mutex`: on Linux with Swift 6.3.1, ThreadSanitizer does not see
+/// `Mutex`'s synchronization and reports every guarded access as a race, while it
+/// understands pthread mutexes. Copies share the value.
+package struct Locked<Value>: @unchecked Sendable {
+    private let storage: Storage
 
     /// Guards `value`.
     package init(_ value: Value) {
-        self.value = value
+        storage = Storage.holding(value)
     }
 
     /// Runs `body` with the value while holding the lock.
     package func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(&value)
+        try storage.withUnsafeMutablePointers { value, mutex in
+            pthread_mutex_lock(mutex)
+            defer { pthread_mutex_unlock(mutex) }
+            return try body(&value.pointee)
+        }
+    }
+
+    /// The value as the buffer's header, which the buffer destroys, and the mutex as
+    /// its one element.
+    private final class Storage: ManagedBuffer<Value, pthread_mutex_t> {
+        static func holding(_ value: Value) -> Storage {
+            let buffer = create(minimumCapacity: 1) { _ in value }
+            buffer.withUnsafeMutablePointerToElements { _ = pthread_mutex_init($0, nil) }
+            return unsafeDowncast(buffer, to: Storage.self)
+        }
+
+        deinit {
+            _ = withUnsafeMutablePointerToElements { pthread_mutex_destroy($0) }
+        }
     }
 }
