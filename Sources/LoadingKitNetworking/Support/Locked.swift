@@ -27,12 +27,14 @@ package struct Locked<Value>: @unchecked Sendable {
     /// The value as the buffer's header, which the buffer destroys, and the mutex as
     /// its one element.
     private final class Storage: ManagedBuffer<Value, pthread_mutex_t> {
+        /// A buffer holding `value`, its mutex initialised.
         static func holding(_ value: Value) -> Storage {
             let buffer = create(minimumCapacity: 1) { _ in value }
             buffer.withUnsafeMutablePointerToElements { _ = pthread_mutex_init($0, nil) }
             return unsafeDowncast(buffer, to: Storage.self)
         }
 
+        /// Destroys the mutex; the buffer destroys the value after.
         deinit {
             _ = withUnsafeMutablePointerToElements { pthread_mutex_destroy($0) }
         }
