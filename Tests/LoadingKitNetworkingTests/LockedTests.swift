@@ -25,8 +25,9 @@ struct LockedTests {
         do {
             let locked = Locked(Tracked(deinits: deinits))
             let copy = locked
-            copy.withLock { _ in }
-            #expect(deinits.withLock { $0 } == 0)
+            withExtendedLifetime((locked, copy)) {
+                #expect(deinits.withLock { $0 } == 0)
+            }
         }
         #expect(deinits.withLock { $0 } == 1)
     }
