@@ -31,6 +31,12 @@ public final class DiskResourceStore: ResourceStore {
         var files: [String: FileInfo] = [:]
         var totalSize = 0
         var clock: UInt64 = 0
+
+        /// Counts a read of file `name` as its latest use.
+        mutating func noteUse(of name: String) {
+            clock += 1
+            files[name]?.lastUse = clock
+        }
     }
 
     /// The files and their sizes, read from the directory on first use.
@@ -75,12 +81,7 @@ public final class DiskResourceStore: ResourceStore {
         }
         // A read can be where a loader's load begins, on the main actor: it never
         // reads the directory for the index, and counts as a use once the index is read.
-        index.withLock { index in
-            guard index != nil else { return }
-            index!.clock += 1
-            let clock = index!.clock
-            index!.files[name]?.lastUse = clock
-        }
+        index.withLock { $0?.noteUse(of: name) }
         return record
     }
 
