@@ -10,7 +10,7 @@ struct BenchItem: Codable, Sendable, Identifiable, Equatable {
 /// A `Loading` conformer that keeps no copy of its content.
 @MainActor
 final class BenchScreen<Value: Sendable>: Loading {
-    var loadingState = LoadingState<Value>()
+    let loading = LoadingCore<Value>()
     let webservice: Webservice
     private(set) var configured = 0
 
@@ -26,8 +26,7 @@ final class BenchScreen<Value: Sendable>: Loading {
 /// A paginated list that keeps no copy of its content.
 @MainActor
 final class BenchPages: Paginating {
-    var loadingState = LoadingState<[BenchItem]>()
-    var pagination = PaginationState<Int>()
+    let loading = LoadingCore<[BenchItem]>()
     let webservice: Webservice
 
     init(webservice: Webservice) {
@@ -44,7 +43,7 @@ final class BenchPages: Paginating {
 /// A refreshable list, for its merge.
 @MainActor
 final class BenchFeed: Refreshable {
-    var loadingState = LoadingState<[BenchItem]>()
+    let loading = LoadingCore<[BenchItem]>()
 
     func configure(value: [BenchItem]) {}
 
@@ -63,7 +62,7 @@ final class BaselineState<Value> {
 /// A screen that tells when it is first configured.
 @MainActor
 final class FirstValueScreen: Loading {
-    var loadingState = LoadingState<[BenchItem]>()
+    let loading = LoadingCore<[BenchItem]>()
     let webservice: Webservice
     /// Resumed once, when the screen is first configured or its load fails.
     var shown: CheckedContinuation<Void, Never>?

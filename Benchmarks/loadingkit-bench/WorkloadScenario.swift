@@ -159,8 +159,7 @@ struct WorkloadScenario {
 /// resources for the detail screens.
 @MainActor
 final class WorkloadList: Paginating {
-    var loadingState = LoadingState<[BenchItem]>()
-    var pagination = PaginationState<Int>()
+    let loading = LoadingCore<[BenchItem]>()
     let webservice: Webservice
     let url: URL
     let detail: @Sendable (Int) -> Resource<BenchItem>

@@ -37,9 +37,8 @@ public struct Episode: Codable, Sendable, Identifiable, Equatable {
 @MainActor
 public final class EpisodeList: Paginating, Refreshable {
     /// The rows, the activity and the last error: what the view draws.
-    public var loadingState = LoadingState<[Episode]>()
+    public let loading = LoadingCore<[Episode]>()
     /// Where the next and previous pages are.
-    public var pagination = PaginationState<URL>()
     /// The webservice the pages come from.
     @ObservationIgnored public let webservice: Webservice
     /// The first page; the next ones come from its `Link` header.

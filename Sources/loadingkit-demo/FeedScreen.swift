@@ -7,8 +7,7 @@ import LoadingKit
 /// and `pagination`; it keeps no copy of the list.
 @MainActor
 final class FeedScreen: Paginating, Refreshable {
-    var loadingState = LoadingState<[FeedItem]>()
-    var pagination = PaginationState<URL>()
+    let loading = LoadingCore<[FeedItem]>()
     let webservice: Webservice
     let firstPage: URL
     let maxPages: Int? = 4

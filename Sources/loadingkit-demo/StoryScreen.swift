@@ -5,7 +5,7 @@ import LoadingKit
 /// stored value — so opening the detail sends nothing, and a rename shows on both.
 @MainActor
 final class StoryScreen: Loading {
-    var loadingState = LoadingState<[Story]>()
+    let loading = LoadingCore<[Story]>()
     let webservice: Webservice
     /// The story the detail shows; `nil` for the list.
     let focus: Int?

@@ -108,7 +108,7 @@ struct ComposedLoaderTests {
         #expect(await states.next()?.content?.map(\.id) == [9, 8, 7])
     }
 
-    @Test("4. assigning LoadingState() cancels the load, and observers carry over and see it")
+    @Test("4. resetLoading() cancels the load, and observers stay and see the empty state")
     func assignedStateKeepsObservers() async throws {
         let gate = MockTransport.Gate(honorsCancellation: false)
         mock.respond(to: "/posts?page=1&per_page=3", with: .json(Post.list([9])), after: gate)
@@ -118,7 +118,7 @@ struct ComposedLoaderTests {
         let load = feed.startLoadingFirstPage()
         await gate.waitForArrivals()
         #expect(await states.next()?.activity == .loading)
-        feed.loadingState = LoadingState()
+        feed.resetLoading()
         gate.open()
         await load.finish()
         #expect(await states.next() == LoadingState())
@@ -129,7 +129,7 @@ struct ComposedLoaderTests {
         #expect(await states.next()?.content?.map(\.id) == [9, 8, 7])
     }
 
-    @Test("4. a new state with pages held: pages are not loaded on it, and are forgotten")
+    @Test("4. a reset with pages held: pages are not loaded on it, and are forgotten")
     func assignedStateForgetsPages() async throws {
         script(page: 1, [9, 8, 7])
         script(page: 2, [6, 5, 4])
@@ -139,7 +139,7 @@ struct ComposedLoaderTests {
         await feed.loadNextPage()
         var states = feed.states.makeAsyncIterator()
         _ = await states.next()
-        feed.loadingState = LoadingState()
+        feed.resetLoading()
         await feed.loadNextPage()
         await feed.loadPreviousPage()
         feed.cancelLoading()
@@ -308,8 +308,7 @@ struct ComposedLoaderTests {
 /// A list whose own `itemsToAppend(from:)` drops what `loadingState.content` shows.
 @MainActor
 private final class FilteringList: Paginating {
-    var loadingState = LoadingState<[Post]>()
-    var pagination = PaginationState<Int>()
+    let loading = LoadingCore<[Post]>()
     let webservice: Webservice
 
     init(transport: any Transport) {
@@ -329,8 +328,7 @@ private final class FilteringList: Paginating {
 /// A timeline whose first page links to newer items (`rel="prev"`), as Mastodon's does.
 @MainActor
 private final class Timeline: Paginating, Refreshable {
-    var loadingState = LoadingState<[Post]>()
-    var pagination = PaginationState<URL>()
+    let loading = LoadingCore<[Post]>()
     let webservice: Webservice
     let base: String
 
@@ -351,7 +349,7 @@ private final class Timeline: Paginating, Refreshable {
 /// A loader generic over its value, declared without constraints.
 @MainActor
 private final class GenericScreen<Value: Sendable>: Loading {
-    var loadingState = LoadingState<Value>()
+    let loading = LoadingCore<Value>()
     let webservice: Webservice
     private(set) var configured = 0
 
@@ -367,8 +365,7 @@ private final class GenericScreen<Value: Sendable>: Loading {
 /// A paged list generic over its items, declared without `Identifiable`.
 @MainActor
 private final class GenericList<Item: Codable & Sendable>: Paginating {
-    var loadingState = LoadingState<[Item]>()
-    var pagination = PaginationState<Int>()
+    let loading = LoadingCore<[Item]>()
     let webservice: Webservice
 
     init(transport: any Transport) {

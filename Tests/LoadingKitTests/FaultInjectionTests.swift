@@ -51,8 +51,7 @@ struct FaultInjectionTests {
     /// A list whose webservice the test swaps.
     @MainActor
     final class FaultScreen: Paginating {
-        var loadingState = LoadingState<[GitHubIssue]>()
-        var pagination = PaginationState<URL>()
+        let loading = LoadingCore<[GitHubIssue]>()
         var webservice: Webservice
         let firstPage: URL
 

@@ -7,7 +7,7 @@ import Testing
 /// A screen with a max-age, a failure retry interval and a manual clock.
 @MainActor
 final class FreshScreen: Loading {
-    var loadingState = LoadingState<Episode>()
+    let loading = LoadingCore<Episode>()
     let webservice: Webservice
     let loadingClock: any Clock<Duration>
     var maxAge: Duration? = .seconds(60)
@@ -134,7 +134,7 @@ struct FreshnessTests {
 /// Two of these share one webservice.
 @MainActor
 final class SharedScreen: Loading {
-    var loadingState = LoadingState<Episode>()
+    let loading = LoadingCore<Episode>()
     let webservice: Webservice
     private(set) var configured: [String] = []
 

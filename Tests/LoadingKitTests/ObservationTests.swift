@@ -60,19 +60,19 @@ struct ObservationTests {
         let observer = Task {
             for await _ in observed {}
         }
-        #expect(screen.loadingRuntime.observerCount == 2)
+        #expect(screen.loading.observerCount == 2)
         observer.cancel()
         await observer.value
-        #expect(screen.loadingRuntime.observerCount == 1)
+        #expect(screen.loading.observerCount == 1)
         withExtendedLifetime(kept) {}
     }
 
-    @Test("observing a loader does not write its state: nothing is created on reading")
+    @Test("observing a loader changes nothing: one observer, the state as it was")
     func observingWritesNothing() async throws {
         let screen = WriteCountingScreen()
         let states = screen.states
-        #expect(screen.loadingRuntime.observerCount == 1)
-        #expect(screen.writes == 0)
+        #expect(screen.loading.observerCount == 1)
+        #expect(screen.loadingState == LoadingState())
         withExtendedLifetime(states) {}
     }
 
@@ -94,24 +94,24 @@ struct ObservationTests {
         withExtendedLifetime(states) {}
     }
 
-    @Test("a state copied from one loader to another keeps their loads and observers apart")
-    func copiedStateIsNotShared() async throws {
+    @Test("a copy of the state kept elsewhere delays nothing: the release ends load and streams")
+    func keptCopyDelaysNothing() async throws {
         let gate = MockTransport.Gate()
         mock.respond(to: "/episodes/1", with: .json(pilot), after: gate)
-        let first = RecordingScreen(transport: mock)
-        let second = RecordingScreen(transport: mock)
-        second.loadingState = first.loadingState
-        let observed = first.states
-        let task = first.startLoading(resource: Episode.resource(id: 1))
+        var screen: RecordingScreen? = RecordingScreen(transport: mock)
+        let states = try #require(screen?.states)
+        let task = screen?.startLoading(resource: Episode.resource(id: 1))
         await gate.waitForArrivals()
-        #expect(second.loadingRuntime.currentFlight == nil)
-        #expect(second.loadingRuntime.observerCount == 0)
-        second.cancelLoading()
-        gate.open()
-        await task.finish()
-        #expect(first.loadingState.content == pilot)
-        #expect(second.loadingState.content == nil)
-        withExtendedLifetime(observed) {}
+        let kept = screen?.loadingState
+        screen = nil
+        await gate.waitForCancellations()
+        var seen: [LoadingActivity] = []
+        for await state in states {
+            seen.append(state.activity)
+        }
+        #expect(seen == [.idle, .loading])
+        #expect(kept?.activity == .loading)
+        await task?.finish()
     }
 
     @Test("streams end when the loader is released")
@@ -163,13 +163,10 @@ struct ProgressingTransport: Transport {
     }
 }
 
-/// A loader that counts the writes to its state.
+/// A loader with nothing but its core.
 @MainActor
 private final class WriteCountingScreen: Loading {
-    var loadingState = LoadingState<Episode>() {
-        didSet { writes += 1 }
-    }
-    var writes = 0
+    let loading = LoadingCore<Episode>()
 
     func configure(value: Episode) {}
 }
@@ -178,7 +175,7 @@ private final class WriteCountingScreen: Loading {
 @Observable
 @MainActor
 private final class ObservedScreen: Loading {
-    var loadingState = LoadingState<Episode>()
+    let loading = LoadingCore<Episode>()
     @ObservationIgnored let webservice: Webservice
 
     init(transport: any Transport) {

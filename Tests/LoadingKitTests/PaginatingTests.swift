@@ -243,8 +243,7 @@ struct PaginatingTests {
 /// Refuses pages holding post 666.
 @MainActor
 final class RejectingScreen: Paginating {
-    var loadingState = LoadingState<[Post]>()
-    var pagination = PaginationState<Int>()
+    let loading = LoadingCore<[Post]>()
     let webservice: Webservice
 
     init(transport: any Transport) {

@@ -218,10 +218,10 @@ struct SharedValuesTests {
         task.cancel()
         // The load stays current until its cancellation is reported, a main-actor turn
         // later: the window this test is about.
-        while screen.loadingRuntime.awaitedFlight != nil {
+        while screen.loading.awaitedFlight != nil {
             await Task.yield()
         }
-        try #require(screen.loadingRuntime.currentFlight != nil)
+        try #require(screen.loading.currentFlight != nil)
         let store = webservice.store
         let identity = resource("/posts").identity
         _ = store.store(
@@ -267,7 +267,7 @@ struct SharedValuesTests {
             of: identity
         )
         #expect(screen.ids == [2])
-        #expect(screen.loadingRuntime.contentVersion == store.entry(for: identity)?.version)
+        #expect(screen.loading.contentVersion == store.entry(for: identity)?.version)
     }
 
     @Test("a 304 confirming a later stored version than the one shown shows that version")
@@ -433,46 +433,5 @@ struct SharedValuesTests {
         await other.load(resource: resource("/posts"))
         #expect(mock.requests.count == 2)
         #expect(webservice.storedValueCount == 0)
-    }
-
-    @Test("a screen that replaces its state while a stored value is shown still ends its load")
-    func stateReplacedWhileShowingStoredValue() async {
-        mock.respond(
-            to: "/posts",
-            with: .json(Post.list([1])).header("Cache-Control", "max-age=60")
-        )
-        mock.respond(to: "/posts", with: .json(Post.list([1, 2])))
-        let webservice = webservice()
-        await screen(on: webservice).load(resource: resource("/posts"))
-        clock.advance(by: .seconds(61))
-
-        let resetting = ResettingScreen(webservice: webservice, clock: clock)
-        await resetting.load(resource: resource("/posts"))
-        #expect(resetting.resets == 1)
-        #expect(resetting.loadingState.activity == .idle)
-        #expect(resetting.loadingState.content?.map(\.id) == [1, 2])
-        #expect(mock.requests.count == 2)
-    }
-}
-
-/// A screen that starts over with a new state the first time it is configured — the
-/// runtime the state carries is replaced in the middle of a load's first step.
-@MainActor
-private final class ResettingScreen: Loading {
-    var loadingState = LoadingState<[Post]>()
-    let webservice: Webservice
-    let loadingClock: any Clock<Duration>
-    private(set) var resets = 0
-
-    init(webservice: Webservice, clock: any Clock<Duration>) {
-        self.webservice = webservice
-        self.loadingClock = clock
-    }
-
-    func configure(value: [Post]) {
-        if resets == 0 {
-            resets += 1
-            loadingState = LoadingState()
-        }
     }
 }

@@ -110,7 +110,7 @@ private struct TitledPost: Encodable {
 /// A detail screen: one post.
 @MainActor
 private final class PostScreen: Loading {
-    var loadingState = LoadingState<Post>()
+    let loading = LoadingCore<Post>()
     let webservice: Webservice
     let loadingClock: any Clock<Duration>
     private(set) var configured: [String] = []

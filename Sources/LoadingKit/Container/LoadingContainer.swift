@@ -17,8 +17,8 @@ import LoadingKitNetworking
 /// ```
 @MainActor
 public final class LoadingContainer<Value: Sendable, Content>: Loading {
-    /// The container's loading state.
-    public var loadingState = LoadingState<Value>()
+    /// The container's core: its loading state and what is behind it.
+    public let loading = LoadingCore<Value>()
 
     /// The content built from the last value loaded.
     public private(set) var content: Content?

@@ -11,8 +11,8 @@ extension LoadingEngine {
         let before = (content as? any Collection)?.count ?? 0
         let outcome = edit.apply(&content)
         guard !outcome.changes.isEmpty else { return false }
-        let record = self.record
-        record.noteEdit(removed: outcome.removed, inserted: outcome.inserted)
+        let core = self.core
+        core.noteEdit(removed: outcome.removed, inserted: outcome.inserted)
         Loader.loadingLifecycle.edited(
             loader,
             AppliedEdit(
@@ -24,10 +24,7 @@ extension LoadingEngine {
             )
         )
         let empty = configureIfShown(content)
-        update { state in
-            state.content = content
-            state.isEmpty = empty
-        }
+        update { $0.edit(content, isEmpty: empty) }
         for change in outcome.changes {
             loader.didApply(change)
         }
@@ -40,16 +37,16 @@ extension LoadingEngine {
     /// Applies `edit` to the stored value of the resource the loader shows, and to the
     /// other loaders showing it, in this main-actor turn.
     private func share(_ edit: ContentEdit<Value>) {
-        let record = self.record
-        guard let subscription = record.subscription as? StoreSubscription<Loader> else {
+        let core = self.core
+        guard let subscription = core.subscription as? StoreSubscription<Loader> else {
             return
         }
         let identity = subscription.identity
         let webservice = loader.webservice
-        let edited = webservice.editStoredValue(of: identity, as: record.lastResource) {
+        let edited = webservice.editStoredValue(of: identity, as: core.lastResource) {
             (value: inout Value) in !edit.apply(&value).changes.isEmpty
         }
-        if let edited, record.mirrorsStoredValue {
+        if let edited, core.mirrorsStoredValue {
             adopt(edited)
         }
         if webservice.store.pinCount(of: identity) > 1 {
@@ -66,8 +63,8 @@ extension LoadingEngine {
     /// the edited entry's version — or, when the content was behind the version the
     /// edit changed (a stored value on its way to the loader), shows the entry.
     func adopt(_ edited: EditedEntry) {
-        if record.contentVersion == edited.previousVersion {
-            record.contentVersion = edited.entry.version
+        if core.contentVersion == edited.previousVersion {
+            core.contentVersion = edited.entry.version
         } else {
             show(edited.entry, of: loader.webservice)
         }

@@ -10,6 +10,6 @@ extension LoadingEngine {
     ) {
         let webservice = loader.webservice
         guard webservice.isMonitored else { return }
-        webservice.report(kind(), about: identity ?? record.stateIdentity, loader: Loader.self)
+        webservice.report(kind(), about: identity ?? core.stateIdentity, loader: Loader.self)
     }
 }

@@ -14,10 +14,11 @@ import LoadingKitNetworking
 /// 4. **Apply** (main actor): validate, configure, record the state, report it.
 ///
 /// The protocols' default implementations drive it; refinements plug in through the
-/// closures they pass to ``begin(_:as:policy:apply:)`` and ``run(_:identity:start:fetch:apply:recordFailure:)``
-/// and through ``LoadingLifecycle``, never by casting the loader. Its bookkeeping —
-/// the current operation, the resource the state belongs to, the observers — is the
-/// loader's ``LoadingRuntime``.
+/// closures they pass to ``begin(_:identity:as:policy:apply:)`` and
+/// ``run(_:identity:forAnotherResource:fetch:apply:recordFailure:)`` and through
+/// ``LoadingLifecycle``, never by casting the loader. Its state and bookkeeping — the
+/// current operation, the resource the state belongs to, the observers — are the
+/// loader's ``LoadingCore``.
 @MainActor
 struct LoadingEngine<Loader: Loading> {
     typealias Value = Loader.ResourceType
@@ -25,7 +26,7 @@ struct LoadingEngine<Loader: Loading> {
     let loader: Loader
 
     /// The loader's bookkeeping.
-    var record: LoadingRuntime<Value> { loader.loadingRuntime }
+    var core: LoadingCore<Value> { loader.loading }
 
     // MARK: - 1. Begin
 
@@ -37,10 +38,10 @@ struct LoadingEngine<Loader: Loading> {
         policy: LoadPolicy,
         reporting change: ContentChange? = nil
     ) -> LoadStart {
-        let record = self.record
-        record.lastResource = resource
+        let core = self.core
+        core.lastResource = resource
         let identity = resource.identity
-        showStoredValue(of: resource, identity: identity, policy: policy, in: record)
+        showStoredValue(of: resource, identity: identity, policy: policy, in: core)
         return begin(resource, identity: identity, policy: policy) { loader, fetched in
             try loader.loadingEngine.applyShared(fetched, of: identity)
             if let change {
@@ -66,22 +67,21 @@ struct LoadingEngine<Loader: Loading> {
         if let existing = existingLoad(for: policy, of: identity) {
             return existing
         }
-        let record = self.record
-        let previous = record.stateIdentity
-        record.stateIdentity = identity
+        let core = self.core
+        let previous = core.stateIdentity
+        core.stateIdentity = identity
         let switched = previous != nil && previous != identity
         if switched {
-            record.forgetContentMetadata()
+            core.forgetContentMetadata()
         }
-        subscribe(to: fetchedIdentity, in: record)
+        subscribe(to: fetchedIdentity, in: core)
         let request = policy.ignoresCache ? resource.ignoringCache() : resource
         let webservice = loader.webservice
-        let flight = run(switched ? .loading : activity(for: policy), identity: identity) {
-            state in
-            if switched {
-                state.clearForAnotherResource()
-            }
-        } fetch: { lease in
+        let flight = run(
+            switched ? .loading : activity(for: policy),
+            identity: identity,
+            forAnotherResource: switched
+        ) { lease in
             try await webservice.fetch(request, identity: fetchedIdentity, lease: lease)
         } apply: { loader, fetched in
             try apply(loader, fetched)
@@ -95,12 +95,12 @@ struct LoadingEngine<Loader: Loading> {
     /// the resource of the state.
     func existingLoad(for policy: LoadPolicy, of identity: ResourceIdentity?) -> LoadStart? {
         guard policy.kind == .ifNeeded else { return nil }
-        let record = self.record
-        if let inFlight = record.currentFlight {
-            let resource = inFlight.identity ?? record.stateIdentity
+        let core = self.core
+        if let inFlight = core.currentFlight {
+            let resource = inFlight.identity ?? core.stateIdentity
             return resource == identity ? .joined(inFlight) : nil
         }
-        guard record.stateIdentity == identity, isCurrent else { return nil }
+        guard core.stateIdentity == identity, isCurrent else { return nil }
         report(.skipped)
         return .skipped
     }
@@ -123,7 +123,7 @@ struct LoadingEngine<Loader: Loading> {
         if let maxAge = loader.maxAge {
             return age < maxAge
         }
-        let directives = record.contentDirectives
+        let directives = core.contentDirectives
         if directives?.requiresRevalidation == true || directives?.forbidsStoring == true {
             return false
         }
@@ -149,7 +149,8 @@ struct LoadingEngine<Loader: Loading> {
     /// - Parameters:
     ///   - activity: What the state shows while the operation is in flight.
     ///   - identity: The resource whose value replaces the content, if it does.
-    ///   - start: Changes the state as the operation starts, with the activity.
+    ///   - forAnotherResource: Whether the operation starts on another resource than
+    ///     the state's, clearing what the state showed of the previous one.
     ///   - fetch: The network work, cancelled through the lease it is given; it must
     ///     not hold the loader.
     ///   - apply: Applies the fetched value; what it throws fails the operation.
@@ -158,25 +159,20 @@ struct LoadingEngine<Loader: Loading> {
     func run<Output: Sendable>(
         _ activity: LoadingActivity,
         identity: ResourceIdentity? = nil,
-        start: (inout LoadingState<Value>) -> Void = { _ in },
+        forAnotherResource: Bool = false,
         fetch: @escaping @Sendable (FetchLease) async throws -> Output,
         apply: @escaping @MainActor (Loader, Output) throws -> Void,
         recordFailure: (@MainActor (Loader, LoadingError) -> Void)? = nil
     ) -> LoadFlight {
-        let record = self.record
-        if loader.webservice.isMonitored, let superseded = record.currentFlight {
+        let core = self.core
+        if loader.webservice.isMonitored, let superseded = core.currentFlight {
             report(.superseded, about: superseded.identity)
         }
-        let generation = record.begin()
-        update(in: record) { state in
-            start(&state)
-            state.activity = activity
-            state.progress = nil
-            state.wasCancelled = false
-        }
+        let generation = core.begin()
+        update(in: core) { $0.begin(activity, forAnotherResource: forAnotherResource) }
         let relay = ProgressRelay { [weak loader] fraction in
-            guard let loader, loader.loadingRuntime.isCurrent(generation) else { return }
-            loader.loadingEngine.update { $0.progress = fraction }
+            guard let loader, loader.loading.isCurrent(generation) else { return }
+            loader.loadingEngine.update { $0.progress(fraction) }
         }
         // The fetch runs on the global executor; the one hop to the main actor is the
         // resumption of whoever waits for it.
@@ -191,7 +187,7 @@ struct LoadingEngine<Loader: Loading> {
             }
         }
         lease.bind { fetchTask.cancel() }
-        weak let awaited = record
+        weak let awaited = core
         let reportCancellation: @MainActor @Sendable () -> Void = { [weak loader] in
             loader?.loadingEngine.endCancelled(generation)
         }
@@ -224,7 +220,7 @@ struct LoadingEngine<Loader: Loading> {
                 recordFailure: recordFailure
             )
         }
-        record.attach(flight)
+        core.attach(flight)
         return flight
     }
 
@@ -239,7 +235,7 @@ struct LoadingEngine<Loader: Loading> {
         apply: @MainActor (Loader, Output) throws -> Void,
         recordFailure: (@MainActor (Loader, LoadingError) -> Void)?
     ) {
-        switch record.end(generation) {
+        switch core.end(generation) {
         case .over:
             return
         case .cancelled:
@@ -257,21 +253,14 @@ struct LoadingEngine<Loader: Loading> {
             }
             recordFailure?(loader, failure)
             let now = loader.loadingClock.continuousNow
-            update { state in
-                if recordFailure == nil {
-                    state.error = failure
-                }
-                state.failedAt = now
-                state.activity = .idle
-                state.progress = nil
-            }
+            update { $0.fail(recordFailure == nil ? failure : nil, at: now) }
             loader.loadDidFail(failure)
         }
     }
 
     /// Ends operation `generation` as cancelled, unless it ended already.
     private func endCancelled(_ generation: UInt64) {
-        if record.end(generation) == .cancelled {
+        if core.end(generation) == .cancelled {
             recordCancellation()
         }
     }
@@ -280,11 +269,7 @@ struct LoadingEngine<Loader: Loading> {
     /// ``Loading/loadWasCancelled()``.
     func recordCancellation() {
         report(.cancelled)
-        update { state in
-            state.activity = .idle
-            state.progress = nil
-            state.wasCancelled = true
-        }
+        update { $0.cancel() }
         loader.loadWasCancelled()
     }
 
@@ -296,17 +281,17 @@ struct LoadingEngine<Loader: Loading> {
         _ fetched: Fetched<Loaded>,
         with apply: (Loaded) throws(LoadingError) -> Void
     ) throws(LoadingError) {
-        let record = self.record
+        let core = self.core
         if fetched.isNotModified, loader.loadingState.content != nil,
-            fetched.validators == record.contentValidators
+            fetched.validators == core.contentValidators
         {
-            record.contentDirectives = fetched.cacheDirectives
+            core.contentDirectives = fetched.cacheDirectives
             markLoaded()
             return
         }
         try apply(fetched.value)
-        record.contentValidators = fetched.validators
-        record.contentDirectives = fetched.cacheDirectives
+        core.contentValidators = fetched.validators
+        core.contentDirectives = fetched.cacheDirectives
     }
 
     /// Validates `value`, configures it and records it as the content.
@@ -327,20 +312,18 @@ struct LoadingEngine<Loader: Loading> {
         } catch {
             throw .rejected(String(describing: error))
         }
-        let record = self.record
-        record.identities = .unknown
+        let core = self.core
+        core.identities = .unknown
         if !merged {
-            record.forgetRemovedItems()
+            core.forgetRemovedItems()
         }
-        record.contentValidators = nil
-        record.contentVersion = nil
-        record.mirrorsStoredValue = false
+        core.contentValidators = nil
+        core.contentVersion = nil
+        core.mirrorsStoredValue = false
         prepare()
         let empty = configureIfShown(value)
-        markLoaded { state in
-            state.content = value
-            state.isEmpty = empty
-        }
+        let now = loader.loadingClock.continuousNow
+        update { $0.apply(value, isEmpty: empty, at: now) }
     }
 
     /// Calls ``Loading/configure(value:)`` with `value` unless it is empty and the
@@ -353,18 +336,11 @@ struct LoadingEngine<Loader: Loading> {
         return empty
     }
 
-    /// Records that the content is current — loaded now, no error, nothing in flight —
-    /// together with `change`, in one state change.
-    func markLoaded(changing change: (inout LoadingState<Value>) -> Void = { _ in }) {
+    /// Records that the content is current and unchanged: loaded now, no error,
+    /// nothing in flight.
+    func markLoaded() {
         let now = loader.loadingClock.continuousNow
-        update { state in
-            change(&state)
-            state.error = nil
-            state.failedAt = nil
-            state.activity = .idle
-            state.progress = nil
-            state.loadedAt = now
-        }
+        update { $0.confirm(at: now) }
     }
 
     /// Changes the state in place, then tells ``Loading/loadingStateDidChange(from:to:)``
@@ -373,25 +349,25 @@ struct LoadingEngine<Loader: Loading> {
     /// The previous state is kept without its content while `change` runs, so that
     /// the content is uniquely referenced and appending a page does not copy it.
     func update(_ change: (inout LoadingState<Value>) -> Void) {
-        update(in: record, change)
+        update(in: core, change)
     }
 
-    /// ``update(_:)`` with the loader's runtime, when the caller holds it already.
+    /// ``update(_:)`` with the loader's core, when the caller holds it already.
     ///
     /// - Parameters:
-    ///   - record: The loader's runtime, which tells the observers.
-    ///   - change: Changes the state.
+    ///   - core: The loader's core, whose state changes.
+    ///   - change: A transition of the state.
     func update(
-        in record: LoadingRuntime<Value>,
+        in core: LoadingCore<Value>,
         _ change: (inout LoadingState<Value>) -> Void
     ) {
-        var previous = loader.loadingState.detached
-        previous.content = nil
-        change(&loader.loadingState)
-        let published = loader.loadingState.detached
-        previous.content = published.content
+        var previous = core.current
+        previous.stage { $0 = nil }
+        core.change(change)
+        let published = core.current
+        previous.stage { $0 = published.content }
         loader.loadingStateDidChange(from: previous, to: published)
-        record.broadcast(published)
+        core.broadcast()
     }
 }
 

@@ -40,7 +40,7 @@ extension LoadingLifecycle {
             load: { loader, resource, policy in loader.loadingEngine.load(resource, policy: policy)
             },
             reload: { loader, policy in
-                guard let resource = loader.resource ?? loader.loadingRuntime.lastResource else {
+                guard let resource = loader.resource ?? loader.loading.lastResource else {
                     return nil
                 }
                 return loader.loadingEngine.load(resource, policy: policy)

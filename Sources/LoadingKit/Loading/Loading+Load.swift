@@ -59,7 +59,7 @@ extension Loading {
     /// them — with nothing in flight and ``LoadingState/wasCancelled`` set;
     /// ``loadWasCancelled()`` is called, ``loadDidFail(_:)`` is not.
     public func cancelLoading() {
-        guard loadingRuntime.cancel() else { return }
+        guard loading.cancel() else { return }
         loadingEngine.recordCancellation()
     }
 
@@ -76,16 +76,10 @@ extension Loading {
     /// flight without applying or reporting it, empties the state, forgets the last
     /// resource and, on a ``Paginating`` list, the pages. Observers of ``states`` stay
     /// subscribed and receive the empty state.
-    ///
-    /// Assigning `LoadingState()` to ``loadingState`` does the same for the state: the
-    /// load in flight is cancelled at once, pages are no longer loaded on the new state
-    /// and are forgotten, and the observers carry over to the new state and receive it
-    /// in the next main-actor turn — once no copy of the old state is kept elsewhere.
-    /// `resetLoading()` does it all at once.
     public func resetLoading() {
-        let runtime = loadingRuntime
-        _ = runtime.cancel()
-        runtime.forgetResource()
+        let core = loading
+        _ = core.cancel()
+        core.forgetResource()
         Self.loadingLifecycle.forget(self)
         loadingEngine.update { $0.reset() }
     }
@@ -127,7 +121,7 @@ extension Loading {
             Task { @MainActor [weak self] in
                 await task.finish()
                 guard let self else { return }
-                completion(self.loadingState.detached)
+                completion(self.loading.current)
             }
         }
         return task

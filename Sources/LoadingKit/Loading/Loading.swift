@@ -1,12 +1,12 @@
 import LoadingKitNetworking
 
-/// A type that shows content loaded from a resource: store one ``LoadingState`` and
+/// A type that shows content loaded from a resource: store one ``LoadingCore`` and
 /// implement ``configure(value:)``; loading, reloading, cancellation, staleness
 /// protection, empty and error handling come from the default implementations.
 ///
 /// ```swift
 /// @MainActor final class EpisodeScreen: Loading {
-///     var loadingState = LoadingState<Episode>()
+///     let loading = LoadingCore<Episode>()
 ///     private(set) var title = ""
 ///     func configure(value: Episode) { title = value.title }
 /// }
@@ -16,17 +16,19 @@ import LoadingKitNetworking
 /// screen.loadingState.placeholder  // .content
 /// ```
 ///
-/// Every requirement but the state and ``configure(value:)`` has a default that a
-/// conformer may replace — except ``loadingLifecycle``, which the kit supplies. The network work and the parse run off the main actor;
+/// Every requirement but the core and ``configure(value:)`` has a default that a
+/// conformer may replace — except ``loadingLifecycle``, which the kit supplies. The
+/// network work and the parse run off the main actor;
 /// ``configure(value:)``, the hooks and every state change run on it.
 @MainActor
 public protocol Loading: AnyObject, Sendable {
     /// The value a load produces and ``configure(value:)`` receives.
     associatedtype ResourceType: Sendable
 
-    /// The loader's state. The kit changes it; conformers only store it, starting from
-    /// `LoadingState()`.
-    var loadingState: LoadingState<ResourceType> { get set }
+    /// The loader's core: its state and everything behind it. Store one, made with
+    /// `LoadingCore()`, in a `let`; the kit does the rest. When it goes with the
+    /// loader, the load in flight is cancelled and ``states`` end.
+    var loading: LoadingCore<ResourceType> { get }
 
     /// Shows a newly loaded value. Called exactly once per value applied, on the main
     /// actor, after ``validate(_:)`` accepted it; never for a superseded or cancelled
@@ -72,8 +74,7 @@ public protocol Loading: AnyObject, Sendable {
     /// Called after every state change, with the states before and after: the
     /// conformer's own synchronous hook, for code that needs the transition itself —
     /// a UIKit screen animating from a spinner to rows, say. A SwiftUI view needs
-    /// none of it: an `@Observable` conformer is redrawn when ``loadingState``
-    /// changes. Observers outside the conformer use ``Loading/states``. The kit
+    /// none of it: a view reading ``loadingState`` is redrawn when it changes. Observers outside the conformer use ``Loading/states``. The kit
     /// keeps no copy of the previous content — that would make every appended page
     /// copy the whole list — so `oldState.content` is the content after the change;
     /// the rest of `oldState` is as it was. Default: does nothing.
@@ -133,6 +134,9 @@ public protocol Loading: AnyObject, Sendable {
 // MARK: - Default implementations
 
 extension Loading {
+    /// The state the loader shows: its core's ``LoadingCore/state``.
+    public var loadingState: LoadingState<ResourceType> { loading.state }
+
     /// `Webservice.shared`.
     public var webservice: Webservice { .shared }
 

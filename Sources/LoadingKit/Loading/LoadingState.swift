@@ -3,9 +3,7 @@
 /// it was loaded.
 ///
 /// ```swift
-/// var loadingState = LoadingState<[Post]>()
-///
-/// switch loadingState.placeholder {
+/// switch screen.loadingState.placeholder {
 /// case .loading: showSpinner()
 /// case .empty: showEmptyMessage()
 /// case .error(let error): showError(error.description)
@@ -14,34 +12,30 @@
 /// }
 /// ```
 ///
-/// The kit changes the state; a conformer only stores it. Copies handed to hooks and
-/// observers are plain values.
+/// A plain value: the screen's ``LoadingCore`` owns the current one and changes it
+/// only through the named transitions below; every copy is just a snapshot.
 public struct LoadingState<Value: Sendable>: Sendable {
     /// The content last applied, kept through later reloads and failures.
-    public internal(set) var content: Value?
+    public private(set) var content: Value?
     /// What is in flight.
-    public internal(set) var activity: LoadingActivity
+    public private(set) var activity: LoadingActivity
     /// The error of the last load that failed, until one succeeds. It stays
     /// readable while content is shown.
-    public internal(set) var error: LoadingError?
+    public private(set) var error: LoadingError?
     /// Whether ``content`` is empty, as ``Loading/isEmpty(_:)`` judged it.
-    public internal(set) var isEmpty: Bool
+    public private(set) var isEmpty: Bool
     /// When ``content`` was last loaded or confirmed unchanged, by the loader's clock.
-    public internal(set) var loadedAt: ContinuousClock.Instant?
+    public private(set) var loadedAt: ContinuousClock.Instant?
     /// When the last load failed, by the loader's clock; `nil` once one succeeds.
-    public internal(set) var failedAt: ContinuousClock.Instant?
+    public private(set) var failedAt: ContinuousClock.Instant?
     /// How much of the response in flight has arrived, from 0 to 1, when the
     /// transport reports it.
-    public internal(set) var progress: Double?
+    public private(set) var progress: Double?
     /// Whether the last load ended because it was cancelled — by
     /// ``Loading/cancelLoading()``, by cancelling the task awaiting it, or by
     /// cancelling its ``LoadTask`` — rather than with a value or an error; `false`
     /// again once another load starts. Cancellation is never recorded as an error.
-    public internal(set) var wasCancelled: Bool
-
-    /// The bookkeeping of the loader that owns this state; never part of a copy
-    /// handed out. Made with the state, so that no read has to write the state.
-    var runtime: LoadingRuntime<Value>?
+    public private(set) var wasCancelled: Bool
 
     /// The unloaded state: no content, nothing in flight, no error.
     public init() {
@@ -53,7 +47,6 @@ public struct LoadingState<Value: Sendable>: Sendable {
         failedAt = nil
         progress = nil
         wasCancelled = false
-        runtime = LoadingRuntime()
     }
 
     /// Whether content has been loaded.
@@ -62,51 +55,107 @@ public struct LoadingState<Value: Sendable>: Sendable {
     /// Whether anything is in flight.
     public var isLoading: Bool { activity != .idle }
 
-    /// Forgets what belonged to the previous resource — content, emptiness, error and
-    /// times — as a load of another resource starts.
-    mutating func clearForAnotherResource() {
-        content = nil
-        isEmpty = false
-        error = nil
-        loadedAt = nil
-        failedAt = nil
-    }
-
     /// Whether this is the unloaded state, as ``init()`` makes it.
     var isUnloaded: Bool {
         content == nil && activity == .idle && error == nil && !isEmpty && loadedAt == nil
             && failedAt == nil && progress == nil && !wasCancelled
     }
+}
 
-    /// Returns to the unloaded state, keeping the owner's bookkeeping.
-    mutating func reset() {
-        let runtime = self.runtime
-        self = LoadingState()
-        self.runtime = runtime
+// MARK: - Transitions
+
+/// The only writes of a state: each one names what happened to the screen.
+extension LoadingState {
+    /// An operation started, showing `activity`; one of another resource first forgets
+    /// what belonged to the previous resource: content, emptiness, error and times.
+    mutating func begin(_ activity: LoadingActivity, forAnotherResource: Bool = false) {
+        if forAnotherResource {
+            content = nil
+            isEmpty = false
+            error = nil
+            loadedAt = nil
+            failedAt = nil
+        }
+        self.activity = activity
+        progress = nil
+        wasCancelled = false
     }
 
-    /// This state without the owner's bookkeeping: what hooks and observers receive.
-    var detached: LoadingState {
-        var copy = self
-        copy.runtime = nil
-        return copy
+    /// Part of the response in flight arrived.
+    mutating func progress(_ fraction: Double) {
+        progress = fraction
+    }
+
+    /// An operation ended with `value` as the content, loaded at `now`.
+    mutating func apply(_ value: Value, isEmpty: Bool, at now: ContinuousClock.Instant) {
+        content = value
+        self.isEmpty = isEmpty
+        confirm(at: now)
+    }
+
+    /// An operation ended with the content it staged in place — a page added, say —
+    /// as the content, loaded at `now`.
+    mutating func applyStaged(isEmpty: Bool, at now: ContinuousClock.Instant) {
+        self.isEmpty = isEmpty
+        confirm(at: now)
+    }
+
+    /// An operation ended with the content confirmed unchanged at `now`.
+    mutating func confirm(at now: ContinuousClock.Instant) {
+        error = nil
+        failedAt = nil
+        activity = .idle
+        progress = nil
+        loadedAt = now
+    }
+
+    /// A stored value, loaded at `loadedAt`, is shown as the content; whatever is in
+    /// flight goes on.
+    mutating func show(_ value: Value, isEmpty: Bool, loadedAt: ContinuousClock.Instant) {
+        content = value
+        self.isEmpty = isEmpty
+        self.loadedAt = loadedAt
+        error = nil
+        failedAt = nil
+    }
+
+    /// A local edit replaced the content; nothing else changes.
+    mutating func edit(_ value: Value, isEmpty: Bool) {
+        content = value
+        self.isEmpty = isEmpty
+    }
+
+    /// An operation failed at `now`; `error` is what the state shows, `nil` when the
+    /// failure is recorded elsewhere (a page's, in the pagination).
+    mutating func fail(_ error: LoadingError?, at now: ContinuousClock.Instant) {
+        if let error {
+            self.error = error
+        }
+        failedAt = now
+        activity = .idle
+        progress = nil
+    }
+
+    /// An operation was cancelled: nothing in flight, the content as it was.
+    mutating func cancel() {
+        activity = .idle
+        progress = nil
+        wasCancelled = true
+    }
+
+    /// Back to the unloaded state.
+    mutating func reset() {
+        self = LoadingState()
+    }
+
+    /// Changes the content in place without anything else changing, before the
+    /// transition that applies it — or puts it back: a page appended, a list built
+    /// page by page.
+    mutating func stage(_ change: (inout Value?) -> Void) {
+        change(&content)
     }
 }
 
 // MARK: - where Value: Equatable
 
-extension LoadingState: Equatable where Value: Equatable {
-    /// Two states are equal when everything they tell is; bookkeeping is ignored.
-    ///
-    /// - Parameters:
-    ///   - lhs: One state.
-    ///   - rhs: The other.
-    /// - Returns: Whether their content, activity, error, emptiness, times, progress
-    ///   and cancellation are equal.
-    public static func == (lhs: LoadingState, rhs: LoadingState) -> Bool {
-        lhs.content == rhs.content && lhs.activity == rhs.activity && lhs.error == rhs.error
-            && lhs.isEmpty == rhs.isEmpty && lhs.loadedAt == rhs.loadedAt
-            && lhs.failedAt == rhs.failedAt && lhs.progress == rhs.progress
-            && lhs.wasCancelled == rhs.wasCancelled
-    }
-}
+extension LoadingState: Equatable where Value: Equatable {}

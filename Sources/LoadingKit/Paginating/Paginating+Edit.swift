@@ -7,7 +7,9 @@ extension Paginating {
     /// edited; an edit by position (an insertion, a change of the whole list) stays in
     /// the content only.
     func follow(_ applied: AppliedEdit<ResourceType>) {
-        pagination.follow(applied.changes, from: applied.countBefore, to: applied.countAfter)
+        changePagination {
+            $0.follow(applied.changes, from: applied.countBefore, to: applied.countAfter)
+        }
         guard applied.isOwn, applied.edit.namesItems else { return }
         let webservice = self.webservice
         for cursor in pagination.heldCursors {

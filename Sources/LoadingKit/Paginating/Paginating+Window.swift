@@ -17,12 +17,12 @@ extension LoadingLifecycle where Loader: Paginating {
         LoadingLifecycle(
             load: { loader, resource, policy in loader.beginLoad(of: resource, policy: policy) },
             reload: { loader, policy in
-                guard let resource = loader.resource ?? loader.loadingRuntime.lastResource else {
+                guard let resource = loader.resource ?? loader.loading.lastResource else {
                     return loader.beginList(policy: policy)
                 }
                 return loader.beginLoad(of: resource, policy: policy)
             },
-            forget: { loader in loader.pagination = PaginationState() },
+            forget: { loader in loader.changePagination { $0 = PaginationState() } },
             firstLoad: { loader in loader.beginList(policy: .force) },
             replacement: { loader in loader.firstPageReplacement() },
             mergesAtHead: { loader in loader.pagination.isAtHead },
@@ -48,8 +48,8 @@ extension Paginating {
         }
         // Pages need the list's identity as the state's, so a load of another
         // resource leaves none; those of the list are forgotten as it starts.
-        if loadingRuntime.stateIdentity != resource.identity {
-            pagination = PaginationState()
+        if loading.stateIdentity != resource.identity {
+            changePagination { $0 = PaginationState() }
         }
         return loadingEngine.load(resource, policy: policy)
     }
@@ -64,7 +64,7 @@ extension Paginating {
         first: Resource<Page<ResourceType.Element, Cursor>>
     ) -> LoadStart {
         let identity = listIdentity(of: first)
-        guard pagination.hasFirstPage, loadingRuntime.stateIdentity == identity else {
+        guard pagination.hasFirstPage, loading.stateIdentity == identity else {
             return beginFirstPage(first, policy: policy)
         }
         if let existing = loadingEngine.existingLoad(for: policy, of: identity) {
@@ -83,11 +83,11 @@ extension Paginating {
         _ resource: Resource<Page<ResourceType.Element, Cursor>>,
         policy: LoadPolicy
     ) -> LoadStart {
-        loadingRuntime.lastResource = resource.map(identifiedBy: Self.listKey) {
+        loading.lastResource = resource.map(identifiedBy: Self.listKey) {
             ResourceType($0.items)
         }
         let identity = listIdentity(of: resource)
-        let anotherList = loadingRuntime.stateIdentity != identity
+        let anotherList = loading.stateIdentity != identity
         let start = loadingEngine.begin(
             resource,
             as: { _ in identity },
@@ -99,8 +99,8 @@ extension Paginating {
             }
         )
         if anotherList {
-            // Pages of another list, or kept by a state the conformer replaced.
-            pagination = PaginationState()
+            // Pages of another list.
+            changePagination { $0 = PaginationState() }
         }
         return start
     }
@@ -139,7 +139,7 @@ extension Paginating {
         let wanted = direction == .next ? pagination.nextPage : pagination.previousPage
         guard activity == .idle || activity == .reloading, let cursor = wanted,
             loadingState.content != nil,
-            loadingRuntime.stateIdentity == listIdentity(of: resource(forPage: nil))
+            loading.stateIdentity == listIdentity(of: resource(forPage: nil))
         else {
             return .skipped
         }
@@ -153,8 +153,8 @@ extension Paginating {
             try loader.applyPage(page, from: cursor, direction)
         } recordFailure: { loader, error in
             switch direction {
-            case .next: loader.pagination.pageError = error
-            case .previous: loader.pagination.previousPageError = error
+            case .next: loader.changePagination { $0.pageError = error }
+            case .previous: loader.changePagination { $0.previousPageError = error }
             }
         }
         return .started(flight)
@@ -170,8 +170,8 @@ extension Paginating {
             let fetched = try await webservice.fetch(resource, lease: lease)
             return Replacement { loader throws(LoadingError) in
                 try loader.applyFirstPage(fetched.value)
-                loader.loadingRuntime.contentValidators = fetched.validators
-                loader.loadingRuntime.contentDirectives = fetched.cacheDirectives
+                loader.loading.contentValidators = fetched.validators
+                loader.loading.contentDirectives = fetched.cacheDirectives
             }
         }
     }
@@ -182,7 +182,7 @@ extension Paginating {
 extension Paginating {
     private func applyFirstPage(_ page: Page<ResourceType.Element, Cursor>) throws(LoadingError) {
         try loadingEngine.applyLoaded(ResourceType(page.items)) {
-            pagination.start(with: [page], from: nil, counts: [page.items.count])
+            changePagination { $0.start(with: [page], from: nil, counts: [page.items.count]) }
         }
         didApply(.replaced)
     }
@@ -196,30 +196,32 @@ extension Paginating {
         if loadingState.content != nil, fetched.count == pagination.pagesLoaded,
             fetched.allSatisfy(\.isNotModified)
         {
-            loadingRuntime.contentDirectives = fetched.first?.cacheDirectives
+            loading.contentDirectives = fetched.first?.cacheDirectives
             loadingEngine.markLoaded()
             return
         }
         // The new list is built in the state, so that `itemsToAppend(from:)` sees as
         // shown the pages before each page; the old list is put back before anything
         // is applied, and stays if the new one is refused.
-        let runtime = loadingRuntime
-        let shown = loadingState.content
-        loadingState.content = ResourceType()
-        runtime.identities = .none
+        let core = loading
+        let shown = core.current.content
+        core.stage { $0.stage { $0 = ResourceType() } }
+        core.identities = .none
         var counts: [Int] = []
         for page in fetched {
             let fresh = itemsToAppend(from: page.value.items)
             counts.append(fresh.count)
-            loadingState.content?.append(contentsOf: fresh)
+            core.stage { $0.stage { $0?.append(contentsOf: fresh) } }
         }
-        let items = loadingState.content ?? ResourceType()
-        loadingState.content = shown
-        runtime.identities = .unknown
+        let items = core.current.content ?? ResourceType()
+        core.stage { $0.stage { $0 = shown } }
+        core.identities = .unknown
         try loadingEngine.applyLoaded(items) {
-            pagination.start(with: fetched.map(\.value), from: cursor, counts: counts)
+            changePagination {
+                $0.start(with: fetched.map(\.value), from: cursor, counts: counts)
+            }
         }
-        runtime.contentDirectives = fetched.first?.cacheDirectives
+        core.contentDirectives = fetched.first?.cacheDirectives
         didApply(.replaced)
     }
 
@@ -235,49 +237,53 @@ extension Paginating {
         do {
             try validate(batch)
         } catch {
-            loadingRuntime.identities = .unknown
+            loading.identities = .unknown
             throw .rejected(String(describing: error))
         }
         let before = loadingState.content?.count ?? 0
-        let removed = pagination.add(
-            page,
-            from: cursor,
-            count: fresh.count,
-            toward: direction,
-            contentCount: before,
-            limit: maxPages
-        )
+        let removed = changePagination {
+            $0.add(
+                page,
+                from: cursor,
+                count: fresh.count,
+                toward: direction,
+                contentCount: before,
+                limit: maxPages
+            )
+        }
         let total = before + fresh.count
         let dropped = min(removed, total)
         var changes: [ContentChange] = []
+        let core = loading
         switch direction {
         case .next:
-            loadingState.content?.append(contentsOf: batch)
+            core.stage { $0.stage { $0?.append(contentsOf: batch) } }
             if !fresh.isEmpty {
                 changes.append(.appended(before..<total))
             }
             if dropped > 0 {
-                loadingState.content?.removeFirst(dropped)
+                core.stage { $0.stage { $0?.removeFirst(dropped) } }
                 changes.append(.removed(0..<dropped))
             }
         case .previous:
-            loadingState.content?.prepend(contentsOf: batch)
+            core.stage { $0.stage { $0?.prepend(contentsOf: batch) } }
             if !fresh.isEmpty {
                 changes.append(.inserted(IndexSet(0..<fresh.count)))
             }
             if dropped > 0 {
-                loadingState.content?.removeLast(dropped, of: total)
+                core.stage { $0.stage { $0?.removeLast(dropped, of: total) } }
                 changes.append(.removed((total - dropped)..<total))
             }
         }
         if dropped > 0 {
-            loadingRuntime.identities = .unknown
+            core.identities = .unknown
         }
         if !changes.isEmpty {
-            configure(value: loadingState.content ?? batch)
+            configure(value: core.current.content ?? batch)
         }
-        let empty = isEmpty(loadingState.content ?? ResourceType())
-        loadingEngine.markLoaded { $0.isEmpty = empty }
+        let empty = isEmpty(core.current.content ?? ResourceType())
+        let now = loadingClock.continuousNow
+        loadingEngine.update { $0.applyStaged(isEmpty: empty, at: now) }
         for change in changes.isEmpty ? [.none] : changes {
             didApply(change)
         }

@@ -7,8 +7,7 @@ import LoadingKitNetworking
 ///
 /// ```swift
 /// @MainActor final class IssuesScreen: Paginating {
-///     var loadingState = LoadingState<[Issue]>()
-///     var pagination = PaginationState<URL>()
+///     let loading = LoadingCore<[Issue]>()
 ///     func resource(forPage next: URL?) -> Resource<Page<Issue, URL>> {
 ///         .linked(url: next ?? Issue.firstPageURL)
 ///     }
@@ -48,10 +47,6 @@ where ResourceType: RangeReplaceableCollection, ResourceType.Element: Sendable {
     /// What asks for a page: a page number, an offset, an opaque cursor, a URL.
     associatedtype Cursor: Sendable
 
-    /// Where the list is. The kit changes it; conformers only store it, starting from
-    /// `PaginationState()`.
-    var pagination: PaginationState<Cursor> { get set }
-
     /// The resource of the page `cursor` asks for; `nil` asks for the first page.
     ///
     /// - Parameter cursor: The cursor of the page, from the page before or after it;
@@ -85,6 +80,14 @@ where ResourceType: RangeReplaceableCollection, ResourceType.Element: Sendable {
 // MARK: - Default implementations
 
 extension Paginating {
+    /// Where the list is: the window of pages its core holds. The kit changes it.
+    public var pagination: PaginationState<Cursor> { loading.pagination(of: Cursor.self) }
+
+    /// Changes the window of pages in place.
+    func changePagination<Result>(_ change: (inout PaginationState<Cursor>) -> Result) -> Result {
+        loading.changePagination(of: Cursor.self, change)
+    }
+
     /// 5.
     public var prefetchDistance: Int { 5 }
 
@@ -108,19 +111,19 @@ extension Paginating {
     /// - Returns: The items to add, in list order.
     public func itemsToAppend(from page: [ResourceType.Element]) -> [ResourceType.Element] {
         guard ResourceType.Element.self is any Identifiable.Type else { return page }
-        let runtime = loadingRuntime
+        let core = loading
         var shown: Set<AnyHashable>
-        switch runtime.takeIdentities() {
-        case .erased(let kept): shown = kept.set
+        switch core.takeIdentities() {
+        case .erased(let kept): shown = kept
         case .none: shown = []
         case .known, .unknown:
             shown = Set((loadingState.content ?? ResourceType()).lazy.compactMap(Self.identifier))
-            shown.formUnion(runtime.removedItems)
+            shown.formUnion(core.removedItems)
         }
         let fresh = page.filter { item in
             Self.identifier(of: item).map { shown.insert($0).inserted } ?? true
         }
-        runtime.identities = .erased(ErasedIdentities(set: shown))
+        core.identities = .erased(shown)
         return fresh
     }
 
@@ -138,17 +141,17 @@ extension Paginating where ResourceType.Element: Identifiable, ResourceType.Elem
     /// - Returns: The items to add, in list order.
     public func itemsToAppend(from page: [ResourceType.Element]) -> [ResourceType.Element] {
         typealias ID = ResourceType.Element.ID
-        let runtime = loadingRuntime
+        let core = loading
         var shown: Set<ID>
-        switch runtime.takeIdentities() {
+        switch core.takeIdentities() {
         case .known(let kept as Set<ID>): shown = kept
         case .none: shown = []
         default:
             shown = Set((loadingState.content ?? ResourceType()).lazy.map(\.id))
-            shown.formUnion(runtime.removedItems.lazy.compactMap { $0.base as? ID })
+            shown.formUnion(core.removedItems.lazy.compactMap { $0.base as? ID })
         }
         let fresh = page.filter { shown.insert($0.id).inserted }
-        runtime.identities = .known(shown)
+        core.identities = .known(shown)
         return fresh
     }
 }

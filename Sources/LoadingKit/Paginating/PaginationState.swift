@@ -5,15 +5,14 @@ import Foundation
 /// failed.
 ///
 /// ```swift
-/// var pagination = PaginationState<URL>()
-///
 /// if screen.pagination.pageError != nil { showRetryFooter() }
 /// else if screen.pagination.hasMorePages { showSpinnerFooter() }
 /// if let total = screen.pagination.totalCount { countLabel.text = "\(total) issues" }
 /// ```
 ///
 /// The content is always the items of the pages held, in order, each item once: a
-/// window of the server's list, which ``Paginating/maxPages`` can bound.
+/// window of the server's list, which ``Paginating/maxPages`` can bound. The list's
+/// ``LoadingCore`` holds it; ``Paginating/pagination`` reads it.
 public struct PaginationState<Cursor: Sendable>: Sendable {
     /// One page the content holds: what asked for it, how many items it added, and
     /// what its response said of its neighbours.

@@ -56,7 +56,7 @@ private enum RefreshStep<Loader: Loading>: Sendable {
 extension Refreshable {
     private func beginRefresh() -> LoadStart {
         let state = loadingState
-        if let inFlight = loadingRuntime.currentFlight,
+        if let inFlight = loading.currentFlight,
             state.activity == .refreshing || (state.content == nil && state.activity == .loading)
         {
             return .joined(inFlight)
@@ -116,7 +116,7 @@ extension Refreshable {
         canFollow: Bool
     ) -> RefreshStep<Self> {
         let content = loadingState.content ?? content
-        let edits = loadingRuntime.editCount
+        let edits = loading.editCount
         let replacement = Self.loadingLifecycle.replacement?(self)
         switch mergeRefresh(pages, into: content) {
         case .merged(let merged, let change):
@@ -142,7 +142,7 @@ extension Refreshable {
         case .replaced(let replacement):
             try replacement.apply(self)
         case .merged(let content, let change, let pages, let edits):
-            guard edits != loadingRuntime.editCount, change != .replaced,
+            guard edits != loading.editCount, change != .replaced,
                 let shown = loadingState.content
             else {
                 try applyMerged(content, change)

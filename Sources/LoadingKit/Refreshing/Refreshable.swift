@@ -6,7 +6,7 @@ import LoadingKitNetworking
 ///
 /// ```swift
 /// @MainActor final class FeedScreen: Refreshable {
-///     var loadingState = LoadingState<[Post]>()
+///     let loading = LoadingCore<[Post]>()
 ///     func configure(value: [Post]) {}  // rows are drawn from loadingState.content
 ///     func refreshResource(newerThan first: Post?) -> Resource<[Post]> { Post.feed(since: first?.id) }
 ///     func didApply(_ change: ContentChange) { /* insert rows at change.inserted, or reload all */ }
@@ -162,7 +162,7 @@ where ResourceType: RangeReplaceableCollection, ResourceType.Element: Identifiab
             pages: pages,
             content: content,
             pageSize: refreshPageSize,
-            removed: loadingRuntime.removedItems
+            removed: loading.removedItems
         )
         .outcome(replacing: refreshReplacesContent)
     }

@@ -9,16 +9,16 @@ extension LoadingEngine {
     ///
     /// - Parameters:
     ///   - identity: The resource whose stored value the loader shows.
-    ///   - record: The loader's runtime, which holds the subscription.
-    func subscribe(to identity: ResourceIdentity, in record: LoadingRuntime<Value>) {
-        if let current = record.subscription as? StoreSubscription<Loader>,
+    ///   - core: The loader's core, which holds the subscription.
+    func subscribe(to identity: ResourceIdentity, in core: LoadingCore<Value>) {
+        if let current = core.subscription as? StoreSubscription<Loader>,
             current.identity == identity
         {
             return
         }
         let webservice = loader.webservice
         guard webservice.store.limits.isEnabled else {
-            record.subscription = nil
+            core.subscription = nil
             return
         }
         let subscription = StoreSubscription(
@@ -26,7 +26,7 @@ extension LoadingEngine {
             identity: identity,
             store: webservice.store
         )
-        record.subscription = subscription
+        core.subscription = subscription
         SharedValues.of(webservice).add(subscription, for: identity)
     }
 
@@ -39,14 +39,14 @@ extension LoadingEngine {
     ///   - resource: The resource the load begins on.
     ///   - identity: Its identity.
     ///   - policy: The load's policy.
-    ///   - record: The loader's runtime.
+    ///   - core: The loader's core.
     func showStoredValue(
         of resource: Resource<Value>,
         identity: ResourceIdentity,
         policy: LoadPolicy,
-        in record: LoadingRuntime<Value>
+        in core: LoadingCore<Value>
     ) {
-        guard !policy.ignoresCache, record.stateIdentity != identity else { return }
+        guard !policy.ignoresCache, core.stateIdentity != identity else { return }
         let webservice = loader.webservice
         guard
             let entry = webservice.store.entry(for: identity)
@@ -58,21 +58,16 @@ extension LoadingEngine {
             }
             return
         }
-        if record.cancel() {
+        if core.cancel() {
             report(.superseded)
         }
         report(.storeHit, about: identity)
-        record.forgetContentMetadata()
-        record.stateIdentity = identity
-        subscribe(to: identity, in: record)
+        core.forgetContentMetadata()
+        core.stateIdentity = identity
+        subscribe(to: identity, in: core)
         // A new screen's state has nothing to clear: observers see one change, not two.
         if !loader.loadingState.isUnloaded {
-            update { state in
-                state.clearForAnotherResource()
-                state.activity = .idle
-                state.progress = nil
-                state.wasCancelled = false
-            }
+            update { $0.reset() }
         }
         show(entry, of: webservice)
     }
@@ -81,31 +76,25 @@ extension LoadingEngine {
     /// a later one, or ``Loading/validate(_:)`` refuses it: configures it and records
     /// it with the time it was loaded, leaving what is in flight.
     func show(_ entry: StoredEntry, of webservice: Webservice) {
-        let record = self.record
+        let core = self.core
         guard let value = entry.value as? Value,
-            loader.loadingState.content == nil || entry.version > record.contentVersion ?? 0
+            loader.loadingState.content == nil || entry.version > core.contentVersion ?? 0
         else { return }
         do {
             try loader.validate(value)
         } catch {
             return
         }
-        record.identities = .unknown
-        record.forgetRemovedItems()
+        core.identities = .unknown
+        core.forgetRemovedItems()
         let empty = configureIfShown(value)
         let age = entry.loadedAt.duration(to: webservice.configuration.clock.continuousNow)
         let loadedAt = loader.loadingClock.continuousNow.advanced(by: .zero - age)
-        update { state in
-            state.content = value
-            state.isEmpty = empty
-            state.loadedAt = loadedAt
-            state.error = nil
-            state.failedAt = nil
-        }
-        record.contentValidators = entry.validators
-        record.contentDirectives = entry.directives
-        record.contentVersion = entry.version
-        record.mirrorsStoredValue = true
+        update { $0.show(value, isEmpty: empty, loadedAt: loadedAt) }
+        core.contentValidators = entry.validators
+        core.contentDirectives = entry.directives
+        core.contentVersion = entry.version
+        core.mirrorsStoredValue = true
     }
 
     /// Applies the value a plain load of `identity` fetched — or the stored value, when
@@ -116,7 +105,7 @@ extension LoadingEngine {
         _ fetched: Fetched<Value>,
         of identity: ResourceIdentity
     ) throws(LoadingError) {
-        let record = self.record
+        let core = self.core
         var fetched = fetched
         if let version = fetched.storeVersion,
             let current = loader.webservice.store.entry(for: identity, newerThan: version),
@@ -126,19 +115,19 @@ extension LoadingEngine {
             fetched = Fetched(entry: current, value: value, isNotModified: false)
         }
         if let version = fetched.storeVersion, loader.loadingState.content != nil,
-            let shown = record.contentVersion, version <= shown
+            let shown = core.contentVersion, version <= shown
         {
             if version == shown {
-                record.contentDirectives = fetched.cacheDirectives
+                core.contentDirectives = fetched.cacheDirectives
             }
             markLoaded()
         } else {
             try apply(confirmingShown(fetched)) { (value) throws(LoadingError) in
                 try applyLoaded(value)
             }
-            record.contentVersion = fetched.storeVersion
+            core.contentVersion = fetched.storeVersion
         }
-        record.mirrorsStoredValue = true
+        core.mirrorsStoredValue = true
         let webservice = loader.webservice
         // Another loader shows the resource only when more than this one pins it.
         if fetched.storeVersion != nil, webservice.store.pinCount(of: identity) > 1 {
@@ -151,7 +140,7 @@ extension LoadingEngine {
     /// shown rather than the content kept.
     private func confirmingShown(_ fetched: Fetched<Value>) -> Fetched<Value> {
         guard fetched.isNotModified, let version = fetched.storeVersion,
-            let shown = record.contentVersion, shown < version
+            let shown = core.contentVersion, shown < version
         else { return fetched }
         return Fetched(
             value: fetched.value,
@@ -163,7 +152,7 @@ extension LoadingEngine {
 
     /// Whether the stored value of the resource the loader shows was invalidated.
     var storedValueIsStale: Bool {
-        guard let subscription = record.subscription as? StoreSubscription<Loader> else {
+        guard let subscription = core.subscription as? StoreSubscription<Loader> else {
             return false
         }
         return loader.webservice.store.isStale(subscription.identity)

@@ -2,7 +2,7 @@ import LoadingKitNetworking
 
 /// A loader's interest in the stored value of the resource its state shows: it pins
 /// the value in the store while the loader lives and shows it the loader's way. The
-/// loader's runtime holds it; the store's side holds it weakly.
+/// loader's core holds it; the store's side holds it weakly.
 @MainActor
 final class StoreSubscription<Loader: Loading>: StoredValueObserver {
     private weak var loader: Loader?
@@ -23,11 +23,11 @@ final class StoreSubscription<Loader: Loading>: StoredValueObserver {
 
     func isObserving(_ identity: ResourceIdentity) -> Bool {
         guard let loader, identity == self.identity else { return false }
-        return loader.loadingRuntime.subscription === self
+        return loader.loading.subscription === self
     }
 
     var mirrorsStoredValue: Bool {
-        loader?.loadingRuntime.mirrorsStoredValue ?? false
+        loader?.loading.mirrorsStoredValue ?? false
     }
 
     /// Shows `entry` when the content is the stored value, or when nothing is shown
@@ -35,18 +35,18 @@ final class StoreSubscription<Loader: Loading>: StoredValueObserver {
     /// back from the persistent store, or loaded by another screen first.
     func show(_ entry: StoredEntry) {
         guard let loader else { return }
-        let runtime = loader.loadingRuntime
+        let core = loader.loading
         let awaited =
-            loader.loadingState.content == nil && runtime.awaitedFlight?.identity == identity
-        guard runtime.mirrorsStoredValue || awaited else { return }
+            loader.loadingState.content == nil && core.awaitedFlight?.identity == identity
+        guard core.mirrorsStoredValue || awaited else { return }
         loader.loadingEngine.show(entry, of: loader.webservice)
     }
 
     func apply(_ edit: any Sendable, stored: EditedEntry?) {
         guard let loader, let edit = edit as? ContentEdit<Loader.ResourceType> else { return }
         let engine = loader.loadingEngine
-        let mirrored = loader.loadingRuntime.mirrorsStoredValue
-        if mirrored, let stored, loader.loadingRuntime.contentVersion != stored.previousVersion {
+        let mirrored = loader.loading.mirrorsStoredValue
+        if mirrored, let stored, loader.loading.contentVersion != stored.previousVersion {
             // Behind the stored value the edit changed: show the edited value itself.
             engine.show(stored.entry, of: loader.webservice)
             return
@@ -60,8 +60,8 @@ final class StoreSubscription<Loader: Loading>: StoredValueObserver {
     /// reload keeping the content shown — or joins the load of it in flight.
     func reloadInBackground() {
         guard let loader else { return }
-        let runtime = loader.loadingRuntime
-        if runtime.mirrorsStoredValue, let resource = runtime.lastResource,
+        let core = loader.loading
+        if core.mirrorsStoredValue, let resource = core.lastResource,
             resource.identity == identity
         {
             _ = loader.loadingEngine.load(resource, policy: .ifNeeded).task

@@ -19,7 +19,7 @@ extension Episode {
 }
 
 @MainActor final class EpisodeScreen: Loading {
-    var loadingState = LoadingState<Episode>()  // the one stored property the mixin needs
+    let loading = LoadingCore<Episode>()  // the one stored property the mixin needs
     private(set) var title = ""
     func configure(value: Episode) { title = value.title }
 }
@@ -94,7 +94,7 @@ func testEpisodeScreen() async throws {
 }
 
 @MainActor final class TestableEpisodeScreen: Loading {
-    var loadingState = LoadingState<Episode>()
+    let loading = LoadingCore<Episode>()
     let webservice: Webservice  // replaces the default, Webservice.shared
     private(set) var title = ""
     init(webservice: Webservice) { self.webservice = webservice }
@@ -118,7 +118,7 @@ extension Story {
 }
 
 @MainActor final class StoryFeed: Refreshable {
-    var loadingState = LoadingState<[Story]>()
+    let loading = LoadingCore<[Story]>()
     func configure(value: [Story]) {}  // rows are drawn from loadingState.content
     func refreshResource(newerThan first: Story?) -> Resource<[Story]> {
         Story.feed(since: first?.id)
@@ -164,8 +164,7 @@ extension Story {
 
 // snippet: list-screen
 @MainActor final class StoriesScreen: Paginating, Refreshable {
-    var loadingState = LoadingState<[Story]>()  // the rows: draw from loadingState.content
-    var pagination = PaginationState<URL>()
+    let loading = LoadingCore<[Story]>()  // the rows: draw from loadingState.content
     let maxPages: Int? = 10  // older pages are dropped, and loaded back when scrolled to
     func resource(forPage cursor: URL?) -> Resource<Page<Story, URL>> {
         .linked(url: cursor ?? Story.newest)  // Link: rel="next" and rel="prev"
@@ -199,8 +198,7 @@ struct Ticket: Codable, Sendable, Identifiable {
 }
 
 @MainActor final class TicketsScreen: Paginating {
-    var loadingState = LoadingState<[Ticket]>()  // the rows: draw from loadingState.content
-    var pagination = PaginationState<URL>()
+    let loading = LoadingCore<[Ticket]>()  // the rows: draw from loadingState.content
     func resource(forPage next: URL?) -> Resource<Page<Ticket, URL>> {
         .linked(url: next ?? Ticket.firstPage)  // follows Link: <…>; rel="next" and "prev"
     }
@@ -347,7 +345,7 @@ enum PolicySnippets {
 
 // snippet: policies-freshness
 @MainActor final class ScheduleScreen: Loading {
-    var loadingState = LoadingState<[Episode]>()
+    let loading = LoadingCore<[Episode]>()
     var maxAge: Duration? { .seconds(300) }  // older content reloads in the background
     var failureRetryInterval: Duration { .seconds(30) }  // after a failure, wait a little
     func configure(value: [Episode]) { print("\(value.count) episodes") }
@@ -368,7 +366,7 @@ struct Todo: Codable, Sendable, Identifiable {
 }
 
 @MainActor final class TodosScreen: Loading {
-    var loadingState = LoadingState<[Todo]>()
+    let loading = LoadingCore<[Todo]>()
     let webservice: Webservice
     init(webservice: Webservice) { self.webservice = webservice }
     func configure(value: [Todo]) { print("\(value.count) to do") }

@@ -26,8 +26,7 @@ enum SwiftUIArticle {
     @Observable
     @MainActor
     final class EpisodeList: Paginating, Refreshable {
-        var loadingState = LoadingState<[Episode]>()
-        var pagination = PaginationState<URL>()
+        let loading = LoadingCore<[Episode]>()
         @ObservationIgnored let webservice: Webservice
         @ObservationIgnored let firstPage: URL
 
@@ -98,8 +97,7 @@ enum ReadmeSwiftUI {
 
     // snippet: readme-swiftui-model
     @Observable @MainActor final class EpisodeList: Paginating, Refreshable {
-        var loadingState = LoadingState<[Episode]>()
-        var pagination = PaginationState<URL>()
+        let loading = LoadingCore<[Episode]>()
         func resource(forPage next: URL?) -> Resource<Page<Episode, URL>> {
             .linked(url: next ?? Episode.firstPage)  // follows Link: <…>; rel="next"
         }

@@ -24,7 +24,7 @@ struct Post: Codable, Sendable, Identifiable, Equatable {
 /// a following page `/posts?since=FIRST&before=LAST`.
 @MainActor
 final class FeedScreen: Refreshable {
-    var loadingState = LoadingState<[Post]>()
+    let loading = LoadingCore<[Post]>()
     let webservice: Webservice
     let baseURL: URL
     var refreshPageSize: Int?
@@ -69,7 +69,7 @@ final class FeedScreen: Refreshable {
 /// A `Refreshable` whose content is one value, refreshed by replacement.
 @MainActor
 final class ScoreScreen: Refreshable {
-    var loadingState = LoadingState<Episode>()
+    let loading = LoadingCore<Episode>()
     let webservice: Webservice
     private(set) var changes: [ContentChange] = []
 

@@ -9,8 +9,7 @@ import Testing
 @MainActor
 final class PagedScreen<Item: Sendable & Identifiable, Cursor: Sendable>: Paginating
 where Item.ID: Sendable {
-    var loadingState = LoadingState<[Item]>()
-    var pagination = PaginationState<Cursor>()
+    let loading = LoadingCore<[Item]>()
     let webservice: Webservice
     var prefetchDistance = 5
     private let makeResource: (Cursor?) -> Resource<Page<Item, Cursor>>
@@ -56,8 +55,7 @@ where Item.ID: Sendable {
 /// A `Paginating` and `Refreshable` feed of posts.
 @MainActor
 final class PagedFeed: Paginating, Refreshable {
-    var loadingState = LoadingState<[Post]>()
-    var pagination = PaginationState<Int>()
+    let loading = LoadingCore<[Post]>()
     let webservice: Webservice
     var maxPages: Int?
     private(set) var changes: [ContentChange] = []

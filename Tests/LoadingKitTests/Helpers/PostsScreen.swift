@@ -6,7 +6,7 @@ import LoadingKitTesting
 /// A `Loading` list of posts that logs every value configured and every cancellation.
 @MainActor
 final class PostsScreen: Loading {
-    var loadingState = LoadingState<[Post]>()
+    let loading = LoadingCore<[Post]>()
     let webservice: Webservice
     let loadingClock: any Clock<Duration>
     var maxAge: Duration?

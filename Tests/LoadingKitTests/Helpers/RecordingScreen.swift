@@ -26,7 +26,7 @@ final class ScreenLog {
 /// A `Loading` conformer whose every call is logged.
 @MainActor
 final class RecordingScreen: Loading {
-    var loadingState = LoadingState<Episode>()
+    let loading = LoadingCore<Episode>()
     let webservice: Webservice
     let log: ScreenLog
     var rejectsTitle: String?
@@ -73,7 +73,7 @@ final class RecordingScreen: Loading {
 /// A `Loading` conformer of a list, to see empty values.
 @MainActor
 final class ListScreen: Loading {
-    var loadingState = LoadingState<[Episode]>()
+    let loading = LoadingCore<[Episode]>()
     let webservice: Webservice
     var configuresEmptyValues = false
     private(set) var configured: [[Episode]] = []

@@ -161,7 +161,7 @@ private struct SwitchRun {
             let kind = Kind.allCases[pick(Kind.allCases.count)]
             let policy = [LoadPolicy.ifNeeded, .ifNeeded, .force, .background][pick(4)]
             steps.append("screen \(index) loads \(kind) \(policy)")
-            let before = screen.loadingRuntime.currentFlight?.generation
+            let before = screen.loading.currentFlight?.generation
             let configuredBefore = screen.configured.count
             let task = screen.startLoading(resource: resources[kind]!, policy: policy)
             tasks.append(task)
@@ -171,7 +171,7 @@ private struct SwitchRun {
                 progress.increment()
             }
             asked[index] = kind
-            if screen.loadingRuntime.currentFlight?.generation != before {
+            if screen.loading.currentFlight?.generation != before {
                 starters[index] = task
                 cancelledLoads.remove(index)
             }
@@ -186,7 +186,7 @@ private struct SwitchRun {
             steps.append("screen \(index) cancels its load task")
             starter.cancel()
             cancelledLoads.insert(index)
-            if screen.loadingRuntime.mirrorsStoredValue {
+            if screen.loading.mirrorsStoredValue {
                 sharingScreens.insert(index)
             } else {
                 sharingScreens.remove(index)
@@ -239,7 +239,7 @@ private struct SwitchRun {
     /// cancelled before or not, and cancelling that task does not cancel the reload.
     private mutating func noteReloads(after invalidation: Invalidation) {
         for (index, screen) in screens.enumerated() {
-            let subscription = screen.loadingRuntime.subscription as? StoreSubscription<PostsScreen>
+            let subscription = screen.loading.subscription as? StoreSubscription<PostsScreen>
             if let subscription, invalidation.covers(subscription.identity) {
                 cancelledLoads.remove(index)
                 starters[index] = nil

@@ -120,7 +120,7 @@ struct ModelRun {
     /// Starts an operation; one that sent a request becomes the current operation.
     private mutating func start(_ operation: () -> LoadTask) async {
         guard let feed else { return }
-        let flight = { feed.loadingRuntime.currentFlight?.generation }
+        let flight = { feed.loading.currentFlight?.generation }
         switch await tracker.start(operation, flight: flight, on: transport) {
         case .sent(let task, let id):
             superseded.formUnion(current)
@@ -226,9 +226,9 @@ struct ModelRun {
         if !ids.isEmpty, feed.loadingState.placeholder != .content {
             violations.append("content hidden by \(feed.loadingState.placeholder)")
         }
-        if feed.loadingState.isLoading != (feed.loadingRuntime.currentFlight != nil) {
+        if feed.loadingState.isLoading != (feed.loading.currentFlight != nil) {
             violations.append(
-                "activity \(feed.loadingState.activity) but flight \(String(describing: feed.loadingRuntime.currentFlight?.generation))"
+                "activity \(feed.loadingState.activity) but flight \(String(describing: feed.loading.currentFlight?.generation))"
             )
         }
     }

@@ -38,8 +38,7 @@ final class ModelLog {
 /// most three pages held.
 @MainActor
 final class ModelFeed: Paginating, Refreshable {
-    var loadingState = LoadingState<[Post]>()
-    var pagination = PaginationState<Int>()
+    let loading = LoadingCore<[Post]>()
     let webservice: Webservice
     let log: ModelLog
     let configuresEmptyValues = true

@@ -107,7 +107,7 @@ private struct WindowRun {
     /// Starts an operation; one that sent a request is watched until it ends.
     private mutating func start(_ operation: () -> LoadTask) async {
         let feed = self.feed
-        let flight = { feed.loadingRuntime.currentFlight?.generation }
+        let flight = { feed.loading.currentFlight?.generation }
         if case .sent(let task, let id) = await tracker.start(
             operation,
             flight: flight,
@@ -187,8 +187,7 @@ private struct WindowRun {
 /// that follows the rows by their count from what `didApply(_:)` reports.
 @MainActor
 private final class WindowFeed: Paginating, Refreshable {
-    var loadingState = LoadingState<[Post]>()
-    var pagination = PaginationState<URL>()
+    let loading = LoadingCore<[Post]>()
     let webservice: Webservice
     let maxPages: Int?
     /// The rows a view would have, counted from the changes reported.

@@ -13,8 +13,7 @@ struct Story: Codable, Sendable, Identifiable {
 }
 
 @MainActor final class StoriesScreen: Paginating, Refreshable {
-    var loadingState = LoadingState<[Story]>()
-    var pagination = PaginationState<URL>()
+    let loading = LoadingCore<[Story]>()
     let maxPages: Int? = 2
     let newest: URL
     init(newest: URL) { self.newest = newest }
@@ -25,7 +24,7 @@ struct Story: Codable, Sendable, Identifiable {
 }
 
 @MainActor final class Generic<Value: Sendable>: Loading {
-    var loadingState = LoadingState<Value>()
+    let loading = LoadingCore<Value>()
     func configure(value: Value) {}
 }
 

@@ -1,0 +1,166 @@
+import LoadingKitNetworking
+import Observation
+
+/// What a screen stores to load content: the one ``LoadingState`` it shows and all of
+/// the bookkeeping behind it — the operation in flight, the resource the state belongs
+/// to, the content's validators and freshness, item identities, the store
+/// subscription, the observers, and a paginated list's ``PaginationState``.
+///
+/// ```swift
+/// @MainActor @Observable final class EpisodeScreen: Loading {
+///     let loading = LoadingCore<Episode>()
+///     private(set) var title = ""
+///     func configure(value: Episode) { title = value.title }
+/// }
+///
+/// await screen.load(resource: Episode.resource(id: 1))
+/// screen.loading.state.placeholder  // .content; also screen.loadingState
+/// ```
+///
+/// The core is the screen's: when it goes — with the screen that holds it — the load in
+/// flight is cancelled and every stream of ``Loading/states`` ends, whatever copies of
+/// the state exist. It is observable: a SwiftUI view or `withObservationTracking`
+/// reading ``state`` sees it change.
+@MainActor
+public final class LoadingCore<Value: Sendable>: Observable {
+    typealias Observer = AsyncStream<LoadingState<Value>>.Continuation
+
+    /// The state the screen shows. Only the kit changes it, through its transitions.
+    public var state: LoadingState<Value> {
+        registrar.access(self, keyPath: \.state)
+        return current
+    }
+
+    /// ``state`` as the kit reads it: no observation is registered.
+    private(set) var current = LoadingState<Value>()
+    private let registrar = ObservationRegistrar()
+
+    // MARK: - Bookkeeping (main actor only)
+
+    /// The resource the loader last loaded.
+    var lastResource: Resource<Value>?
+    /// The resource the state's content, error and times belong to: the one last
+    /// started by a load or a first page.
+    var stateIdentity: ResourceIdentity?
+    /// The identifiers of the content's items, kept by pagination to drop duplicates.
+    var identities = ItemIdentities.unknown
+    /// The identifiers of the items local edits removed since the content was last
+    /// replaced as a whole: a merge does not bring them back.
+    private(set) var removedItems: Set<AnyHashable> = []
+    /// How many local edits the content has had, so that a merge computed before one
+    /// is computed again.
+    private(set) var editCount: UInt64 = 0
+    /// The validators the content came with.
+    var contentValidators: Validators?
+    /// What the response of the content said about its freshness.
+    var contentDirectives: CacheDirectives?
+    /// The version of the stored value the content is, when it is one.
+    var contentVersion: UInt64?
+    /// Whether the content is the stored value of the state's resource — a plain load —
+    /// rather than pages or refreshes built on it.
+    var mirrorsStoredValue = false
+    /// The loader's interest in the stored value of the resource it shows.
+    var subscription: (any AnyObject & Sendable)?
+    /// A paginated list's window of pages (a ``PaginationBox``), made on first use.
+    private var pages: AnyObject?
+
+    /// The one cell that other threads touch: the operation in flight, which a
+    /// cancellation handler marks and `deinit` cancels, and the observers, whose
+    /// streams end from any thread. Only `LoadingCore+Operations.swift` uses it.
+    let flights = Locked(Flights())
+
+    /// A core with the unloaded state and nothing in flight.
+    public nonisolated init() {}
+
+    deinit {
+        let (flight, observers) = flights.withLock { ($0.flight, Array($0.observers.values)) }
+        flight?.cancel()
+        for observer in observers {
+            observer.finish()
+        }
+    }
+
+    // MARK: - Changing the state
+
+    /// Changes the state with `transition`, as one observable change.
+    func change(_ transition: (inout LoadingState<Value>) -> Void) {
+        registrar.withMutation(of: self, keyPath: \.state) { transition(&current) }
+    }
+
+    /// Changes the state with `transition` where nobody sees it: a list built in place
+    /// of the content and put back in the same main-actor turn.
+    func stage(_ transition: (inout LoadingState<Value>) -> Void) {
+        transition(&current)
+    }
+
+    // MARK: - Content bookkeeping
+
+    /// Records a local edit that removed and inserted the items with these
+    /// identifiers; the identifiers kept for pagination are computed again.
+    func noteEdit(removed: [AnyHashable], inserted: [AnyHashable]) {
+        removedItems.formUnion(removed)
+        removedItems.subtract(inserted)
+        editCount += 1
+        identities = .unknown
+    }
+
+    /// Forgets the items local edits removed, as the content is replaced as a whole.
+    func forgetRemovedItems() {
+        if !removedItems.isEmpty {
+            removedItems = []
+        }
+    }
+
+    /// Forgets the validators, freshness, stored version and item identifiers of the
+    /// content, as a load of another resource starts.
+    func forgetContentMetadata() {
+        contentValidators = nil
+        contentDirectives = nil
+        contentVersion = nil
+        mirrorsStoredValue = false
+        identities = .unknown
+        removedItems = []
+    }
+
+    /// Removes and returns the identifiers, leaving them unknown.
+    func takeIdentities() -> ItemIdentities {
+        defer { identities = .unknown }
+        return identities
+    }
+
+    /// Forgets which resource the state belongs to and everything learnt of it.
+    func forgetResource() {
+        forgetContentMetadata()
+        lastResource = nil
+        stateIdentity = nil
+        subscription = nil
+    }
+
+    // MARK: - Pagination
+
+    /// The window of pages of a list whose pages `Cursor` asks for.
+    func pagination<Cursor>(of _: Cursor.Type) -> PaginationState<Cursor> {
+        registrar.access(self, keyPath: \.pages)
+        return (pages as? PaginationBox<Cursor>)?.state ?? PaginationState()
+    }
+
+    /// Changes the window of pages in place, as one observable change.
+    func changePagination<Cursor, Result>(
+        of _: Cursor.Type,
+        _ change: (inout PaginationState<Cursor>) -> Result
+    ) -> Result {
+        let box: PaginationBox<Cursor>
+        if let kept = pages as? PaginationBox<Cursor> {
+            box = kept
+        } else {
+            box = PaginationBox()
+            pages = box
+        }
+        return registrar.withMutation(of: self, keyPath: \.pages) { change(&box.state) }
+    }
+}
+
+/// A list's window of pages, held by reference so that a page changes it in place.
+final class PaginationBox<Cursor: Sendable> {
+    var state = PaginationState<Cursor>()
+}
