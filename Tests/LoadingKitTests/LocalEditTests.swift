@@ -205,6 +205,9 @@ struct LocalEditTests {
         let server = try LoopbackServer()
         let secondPages = Locked(0)
         server.route("/posts") { request in
+            if request.query("page") == "3" {
+                return .json(Post.list([]))  // looked for as 6, shown last, is gone
+            }
             guard request.query("page") == "2" else {
                 return .revalidating(request, entityTag: #""p1""#, .json(Post.list([1, 2, 3])))
             }

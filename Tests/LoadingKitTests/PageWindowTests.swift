@@ -87,7 +87,7 @@ struct PageWindowTests {
         #expect(feed.pagination.previousPageError == nil)
     }
 
-    @Test("one page in flight: a previous page waits for a next page, and the other way")
+    @Test("one page in flight: a page the other way waits for it, then loads from what it applied")
     func onePageInFlight() async throws {
         let feed = await windowedFeed(pages: 3)
         let gate = MockTransport.Gate()
@@ -98,19 +98,39 @@ struct PageWindowTests {
         )
         let next = feed.startLoadingNextPage()
         await gate.waitForArrivals()
-        await feed.loadPreviousPage()
+        script(pages: 2)
+        let previous = feed.startLoadingPreviousPage()
+        #expect(feed.pagination.isPreviousPageDeferred)
+        #expect(mock.requests.count == 4)
         gate.open()
         await next.finish()
-        #expect(mock.requests.count == 4)
-        #expect(feed.pagination.hasMorePages)
-        let back = MockTransport.Gate()
-        mock.respond(to: "/posts?page=2&per_page=3", with: .json(Post.list([])), after: back)
-        let previous = feed.startLoadingPreviousPage()
-        await back.waitForArrivals()
-        await feed.loadNextPage()
-        back.open()
         await previous.finish()
-        #expect(mock.requests.count == 5)
+        #expect(
+            mock.requests.map(\.url?.query) == [
+                "page=1&per_page=3", "page=2&per_page=3", "page=3&per_page=3",
+                "page=4&per_page=3", "page=2&per_page=3",
+            ]
+        )
+        #expect(feed.ids == Self.ids(ofPage: 2) + Self.ids(ofPage: 3))
+        #expect(!feed.pagination.isPreviousPageDeferred)
+        let back = MockTransport.Gate()
+        script(pages: 3)
+        mock.respond(
+            to: "/posts?page=1&per_page=3",
+            with: .json(Post.list(Self.ids(ofPage: 1))),
+            after: back
+        )
+        let earlier = feed.startLoadingPreviousPage()
+        await back.waitForArrivals()
+        let later = feed.startLoadingNextPage()
+        #expect(feed.pagination.isNextPageDeferred)
+        back.open()
+        await earlier.finish()
+        await later.finish()
+        #expect(mock.requests.last?.url?.query == "page=3&per_page=3")
+        #expect(feed.ids == Self.ids(ofPage: 2) + Self.ids(ofPage: 3))
+        #expect(feed.pagination.pagesLoaded == 2)
+        #expect(!feed.pagination.isNextPageDeferred)
     }
 
     @Test("previous pages follow the API's prev links; first, last and total are kept")

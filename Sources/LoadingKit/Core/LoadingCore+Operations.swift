@@ -10,7 +10,9 @@ import LoadingKitNetworking
 /// its operation over. A cancelled awaiting task marks its generation
 /// (``cancelAwaited(_:)``, from any thread) before the fetch is cancelled, so its value,
 /// whenever it arrives, ends as a cancellation. `deinit` cancels the flight through
-/// the same cell: the screen is gone.
+/// the same cell: the screen is gone. A page asked for while a flight is current waits
+/// in the same cell and starts once the flight has been applied (``startDeferredPages()``);
+/// a cancellation drops it, and `deinit` ends its waiters.
 extension LoadingCore {
     /// What the lock guards.
     struct Flights: Sendable {
@@ -20,6 +22,8 @@ extension LoadingCore {
         var flightCancelled = false
         var nextObserverID = 0
         var observers: [Int: Observer] = [:]
+        /// Pages asked for while a load was in flight, to start once none is.
+        var deferredPages: [DeferredPage] = []
     }
 
     // MARK: - Operations
@@ -103,6 +107,42 @@ extension LoadingCore {
     /// cancelled: the load whose outcome will be applied.
     var awaitedFlight: LoadFlight? {
         flights.withLock { $0.flightCancelled ? nil : $0.flight }
+    }
+
+    // MARK: - Deferred pages
+
+    /// Holds `page` until the load in flight has ended.
+    func hold(_ page: DeferredPage) {
+        flights.withLock { $0.deferredPages.append(page) }
+    }
+
+    /// The page held toward `direction`, if one is.
+    func deferredPage(toward direction: PageDirection) -> DeferredPage? {
+        flights.withLock { $0.deferredPages.first { $0.direction == direction } }
+    }
+
+    /// Starts the pages held, in the order they were asked for: the load they waited
+    /// for has ended and its outcome is applied. A page that finds another now in
+    /// flight is held again.
+    func startDeferredPages() {
+        for page in takeDeferredPages() {
+            page.resolve(dropping: false)
+        }
+    }
+
+    /// Drops the pages held, clearing them from the state: the load was cancelled or
+    /// the list reset.
+    func dropDeferredPages() {
+        for page in takeDeferredPages() {
+            page.resolve(dropping: true)
+        }
+    }
+
+    private func takeDeferredPages() -> [DeferredPage] {
+        flights.withLock { flights in
+            defer { flights.deferredPages = [] }
+            return flights.deferredPages
+        }
     }
 
     // MARK: - Observers

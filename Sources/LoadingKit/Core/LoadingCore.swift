@@ -73,8 +73,13 @@ public final class LoadingCore<Value: Sendable>: Observable {
     public nonisolated init() {}
 
     deinit {
-        let (flight, observers) = flights.withLock { ($0.flight, Array($0.observers.values)) }
+        let (flight, observers, pages) = flights.withLock {
+            ($0.flight, Array($0.observers.values), $0.deferredPages)
+        }
         flight?.cancel()
+        for page in pages {
+            page.abandon()
+        }
         for observer in observers {
             observer.finish()
         }

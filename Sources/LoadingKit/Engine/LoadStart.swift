@@ -6,6 +6,8 @@ enum LoadStart: Sendable {
     case joined(LoadFlight)
     /// A new load started.
     case started(LoadFlight)
+    /// A page that starts when the load in flight has ended.
+    case deferred(DeferredPage)
 
     /// Waits for the load to end and its outcome to be applied. Cancelling the
     /// waiting task cancels a load it started, never one it joined.
@@ -15,6 +17,7 @@ enum LoadStart: Sendable {
         case .skipped: return
         case .joined(let flight): await flight.finish(false)
         case .started(let flight): await flight.finish(true)
+        case .deferred(let page): await page.started().finish()
         }
     }
 

@@ -256,6 +256,7 @@ struct LoadingEngine<Loader: Loading> {
             update { $0.fail(recordFailure == nil ? failure : nil, at: now) }
             loader.loadDidFail(failure)
         }
+        core.startDeferredPages()
     }
 
     /// Ends operation `generation` as cancelled, unless it ended already.
@@ -268,6 +269,7 @@ struct LoadingEngine<Loader: Loading> {
     /// Records that the load in flight ended cancelled and tells
     /// ``Loading/loadWasCancelled()``.
     func recordCancellation() {
+        core.dropDeferredPages()
         report(.cancelled)
         update { $0.cancel() }
         loader.loadWasCancelled()

@@ -79,6 +79,7 @@ extension Loading {
     public func resetLoading() {
         let core = loading
         _ = core.cancel()
+        core.dropDeferredPages()
         core.forgetResource()
         Self.loadingLifecycle.forget(self)
         loadingEngine.update { $0.reset() }

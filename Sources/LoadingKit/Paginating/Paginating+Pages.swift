@@ -17,10 +17,14 @@ extension Paginating {
         await beginList(policy: policy).finish()
     }
 
-    /// Loads the next page and appends it. Does nothing when there is no next page,
-    /// before the first page is loaded, or while a first page, a refresh or a page is
-    /// in flight; a background reload in flight is superseded by it. After a failed
-    /// page it asks for the same page again.
+    /// Loads the next page and appends it. Does nothing when there is no next page or
+    /// while a next page is in flight (``LoadingState/activity`` says so). Asked for
+    /// while the list shows no pages, it is refused with a `pageRefused` event. Asked
+    /// for while the list loads or refreshes — a forced ``Loading/reload(policy:)``,
+    /// say — it is never dropped: it waits for that load to end
+    /// (``PaginationState/isNextPageDeferred``, a `deferred` event) and then loads the
+    /// page after the pages that load applied. A background reload in flight is
+    /// superseded by it. After a failed page it asks for the same page again.
     public func loadNextPage() async {
         await beginPage(.next).finish()
     }
@@ -79,7 +83,8 @@ extension Paginating {
     /// (retry with ``loadNextPage()``).
     ///
     /// - Parameter currentIndex: The index of an item about to be shown.
-    /// - Returns: The next page's task, when one started.
+    /// - Returns: The next page's task, when one started or waits for the list's load
+    ///   to end.
     @discardableResult
     public func loadNextPageIfNeeded(currentIndex: Int) -> LoadTask? {
         let count = loadingState.content?.count ?? 0
@@ -94,7 +99,8 @@ extension Paginating {
     /// page failed (retry with ``loadPreviousPage()``).
     ///
     /// - Parameter currentIndex: The index of an item about to be shown.
-    /// - Returns: The previous page's task, when one started.
+    /// - Returns: The previous page's task, when one started or waits for the list's
+    ///   load to end.
     @discardableResult
     public func loadPreviousPageIfNeeded(currentIndex: Int) -> LoadTask? {
         guard pagination.previousPageError == nil, currentIndex <= prefetchDistance else {
@@ -104,7 +110,9 @@ extension Paginating {
     }
 
     private func startedTask(_ start: LoadStart) -> LoadTask? {
-        guard case .started = start else { return nil }
-        return start.task
+        switch start {
+        case .started, .deferred: start.task
+        case .skipped, .joined: nil
+        }
     }
 }

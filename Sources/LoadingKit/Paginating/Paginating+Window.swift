@@ -76,14 +76,14 @@ extension Paginating {
     private func listIdentity(
         of first: Resource<Page<ResourceType.Element, Cursor>>
     ) -> ResourceIdentity {
-        first.identity.mapped(to: ResourceType.self, identifiedBy: Self.listKey)
+        first.identity.listed(as: ResourceType.self, by: Self.listKey)
     }
 
     private func beginFirstPage(
         _ resource: Resource<Page<ResourceType.Element, Cursor>>,
         policy: LoadPolicy
     ) -> LoadStart {
-        loading.lastResource = resource.map(identifiedBy: Self.listKey) {
+        loading.lastResource = resource.listed(by: Self.listKey) {
             ResourceType($0.items)
         }
         let identity = listIdentity(of: resource)
@@ -110,6 +110,13 @@ extension Paginating {
     private func beginReloadOfPages(identity: ResourceIdentity, policy: LoadPolicy) -> LoadStart {
         let cursor = pagination.headCursor
         let count = pagination.pagesLoaded
+        // Items published at the head push the last item shown past the pages held:
+        // up to as many pages again (within `maxPages`) are loaded until it is covered.
+        let covering = min(count * 2, max(count, maxPages ?? .max))
+        let shown = loading.current.content
+        let lastShown = shown.flatMap { $0.dropFirst(max(0, $0.count - 1)).first }.flatMap {
+            last in Self.identifier(of: last).map { _ in last }
+        }
         let head = resource(forPage: cursor)
         let webservice = self.webservice
         let engine = loadingEngine
@@ -117,10 +124,18 @@ extension Paginating {
             [weak self] lease in
             var pages: [Fetched<Page<ResourceType.Element, Cursor>>] = []
             var resource = policy.ignoresCache ? head.ignoringCache() : head
+            var covered = lastShown == nil
             while true {
                 let fetched = try await webservice.fetch(resource, lease: lease)
+                // An empty page looked for beyond those held is the end of the list.
+                if pages.count >= count, fetched.value.items.isEmpty { return pages }
                 pages.append(fetched)
-                guard pages.count < count, let next = fetched.value.next else { return pages }
+                if !covered, let lastShown {
+                    let id = Self.identifier(of: lastShown)
+                    covered = fetched.value.items.contains { Self.identifier(of: $0) == id }
+                }
+                let wanted = pages.count < count || (!covered && pages.count < covering)
+                guard wanted, let next = fetched.value.next else { return pages }
                 guard let following = await self?.resource(forPage: next) else {
                     throw CancellationError()
                 }
@@ -132,17 +147,41 @@ extension Paginating {
         return .started(flight)
     }
 
-    /// Starts the page before or after the content, unless there is none or a load
-    /// other than a background reload is in flight.
+    /// Starts the page before or after the content; holds it while a load other than
+    /// a background reload or a page the same way is in flight; refuses it, saying so,
+    /// while the list shows no pages of its own.
     func beginPage(_ direction: PageDirection) -> LoadStart {
-        let activity = loadingState.activity
-        let wanted = direction == .next ? pagination.nextPage : pagination.previousPage
-        guard activity == .idle || activity == .reloading, let cursor = wanted,
-            loadingState.content != nil,
-            loading.stateIdentity == listIdentity(of: resource(forPage: nil))
+        let core = loading
+        let activity = core.current.activity
+        let pageInFlight: LoadingActivity =
+            direction == .next ? .loadingNextPage : .loadingPreviousPage
+        guard activity != pageInFlight else { return .skipped }
+        let pagination = self.pagination
+        guard core.current.content != nil,
+            core.stateIdentity == listIdentity(of: resource(forPage: nil))
         else {
+            loadingEngine.report(.pageRefused)
             return .skipped
         }
+        if activity != .idle, activity != .reloading, core.currentFlight != nil {
+            // The list is loading, refreshing or getting the other end: the page
+            // starts when that load ends, from whatever it applied.
+            loadingEngine.report(.deferred)
+            if let waiting = core.deferredPage(toward: direction) {
+                return .deferred(waiting)
+            }
+            setDeferred(direction, true)
+            let page = DeferredPage(direction: direction) { [weak self] dropped in
+                guard let self else { return .skipped }
+                self.setDeferred(direction, false)
+                return dropped ? .skipped : self.beginPage(direction)
+            }
+            core.hold(page)
+            return .deferred(page)
+        }
+        // No page that way: the state says so (`hasMorePages`, `hasPreviousPages`).
+        guard let cursor = direction == .next ? pagination.nextPage : pagination.previousPage
+        else { return .skipped }
         let resource = self.resource(forPage: cursor)
         let webservice = self.webservice
         let loading: LoadingActivity =
@@ -158,6 +197,16 @@ extension Paginating {
             }
         }
         return .started(flight)
+    }
+
+    /// Records whether a page toward `direction` waits for the load in flight.
+    private func setDeferred(_ direction: PageDirection, _ deferred: Bool) {
+        changePagination { pagination in
+            switch direction {
+            case .next: pagination.isNextPageDeferred = deferred
+            case .previous: pagination.isPreviousPageDeferred = deferred
+            }
+        }
     }
 
     /// What replaces the content when a refresh cannot merge: the first page, when the

@@ -128,7 +128,7 @@ extension Paginating {
     }
 
     /// The identifier of an item, when it is `Identifiable`.
-    private static func identifier(of item: ResourceType.Element) -> AnyHashable? {
+    nonisolated static func identifier(of item: ResourceType.Element) -> AnyHashable? {
         func id(_ item: some Identifiable) -> AnyHashable { AnyHashable(item.id) }
         return (item as? any Identifiable).map { id($0) }
     }

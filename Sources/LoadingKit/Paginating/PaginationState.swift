@@ -48,6 +48,13 @@ public struct PaginationState<Cursor: Sendable>: Sendable {
     public internal(set) var firstCursor: Cursor?
     /// What asks for the last page, as the last page loaded said.
     public internal(set) var lastCursor: Cursor?
+    /// Whether a next page, asked for while the list loads, refreshes or gets its
+    /// previous page, waits for that load to end; it then loads from the pages the
+    /// load applied. Cancelling the load or resetting the list drops it.
+    public internal(set) var isNextPageDeferred: Bool
+    /// Whether a previous page, asked for while the list loads, refreshes or gets its
+    /// next page, waits for that load to end, as ``isNextPageDeferred`` does.
+    public internal(set) var isPreviousPageDeferred: Bool
 
     /// The state before the first page.
     public init() {
@@ -60,6 +67,8 @@ public struct PaginationState<Cursor: Sendable>: Sendable {
         totalCount = nil
         firstCursor = nil
         lastCursor = nil
+        isNextPageDeferred = false
+        isPreviousPageDeferred = false
     }
 
     /// How many pages the content holds.

@@ -45,6 +45,10 @@ extension LoadingEvent: CustomStringConvertible {
             "skipped \(target): the content is current"
         case .superseded:
             "superseded \(target): a newer load replaces it"
+        case .deferred:
+            "deferred a page of \(target): it loads once the list's load ends"
+        case .pageRefused:
+            "refused a page of \(target): the list shows no pages of it"
         }
     }
 

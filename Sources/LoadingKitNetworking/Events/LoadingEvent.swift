@@ -45,6 +45,12 @@ public struct LoadingEvent: Sendable {
         /// A loader's load in flight was superseded by a newer one; its response will
         /// not be shown.
         case superseded
+        /// A list's page, asked for while the list loads, waits for that load to end
+        /// and then loads from the pages it applied.
+        case deferred
+        /// A list's page was asked for and not loaded: the list shows no pages, or
+        /// shows another list's.
+        case pageRefused
     }
 
     /// What happened.

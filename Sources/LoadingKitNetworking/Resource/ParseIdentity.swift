@@ -13,6 +13,9 @@ package struct ParseIdentity: Hashable, Sendable, CustomStringConvertible {
         case named(String)
         /// A step nothing names: equal to no other.
         case unique(UInt64)
+        /// Steps nothing names, standing where only what follows must match: never
+        /// persisted.
+        case unnamed
     }
 
     private(set) var steps: [Step]
@@ -39,13 +42,21 @@ package struct ParseIdentity: Hashable, Sendable, CustomStringConvertible {
         ParseIdentity(steps: steps + [step])
     }
 
+    /// The parse of a list built from pages parsed this way, named `key`: this parse
+    /// then `key` when it is stable; unnamed steps then `key` when it is not — a page
+    /// resource made anew on each call (an unnamed `map`, a decoder made per call)
+    /// still builds the same list, which is never persisted.
+    package func listing(_ key: String) -> ParseIdentity {
+        isStable ? appending(.named(key)) : ParseIdentity(steps: [.unnamed, .named(key)])
+    }
+
     /// Whether the parse is named the same in every process: JSON decoding with a
     /// fresh decoder and named steps only.
     package var isStable: Bool {
         steps.allSatisfy { step in
             switch step {
             case .json, .named: true
-            case .decoder, .unique: false
+            case .decoder, .unique, .unnamed: false
             }
         }
     }
@@ -57,7 +68,7 @@ package struct ParseIdentity: Hashable, Sendable, CustomStringConvertible {
             case .json: "json"
             case .decoder: "json(decoder)"
             case .named(let key): "named(\(key))"
-            case .unique: "unnamed"
+            case .unique, .unnamed: "unnamed"
             }
         }.joined(separator: " → ")
     }

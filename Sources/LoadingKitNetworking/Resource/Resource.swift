@@ -149,6 +149,18 @@ public struct Resource<A>: Sendable {
         }
     }
 
+    /// The list of `B` a screen builds from pages of this resource, named `key`; its
+    /// identity is ``ResourceIdentity/listed(as:by:)``'s.
+    package func listed<B>(
+        by key: String,
+        _ transform: @escaping @Sendable (A) throws -> B
+    ) -> Resource<B> {
+        let parse = self.parse
+        return reparsed(as: parseIdentity.listing(key)) { data, response in
+            try transform(parse(data, response))
+        }
+    }
+
     /// This resource with another parse, named `identity`, keeping the request and
     /// every option.
     package func reparsed<B>(

@@ -84,6 +84,13 @@ public struct ResourceIdentity: Hashable, Sendable {
         )
     }
 
+    /// The identity of the list of `B` a screen builds from pages of this resource,
+    /// named `key`: what ``Resource/listed(by:_:)`` of the resource has. Stable across
+    /// calls that build the page resource anew with an unnamed parse.
+    package func listed<B>(as type: B.Type, by key: String) -> ResourceIdentity {
+        ResourceIdentity(self, valueType: ObjectIdentifier(type), parse: parts.parse.listing(key))
+    }
+
     /// A key naming this identity the same in every process, for a persistent store:
     /// everything the identity holds, the value type by `valueTypeName`; `nil` when the
     /// parse has no stable name (an unnamed closure, a decoder instance).

@@ -17,11 +17,18 @@ where Item.ID: Sendable {
     private(set) var failures: [LoadingError] = []
     private(set) var configureCount = 0
 
-    init(
+    convenience init(
         transport: any Transport,
         resource: @escaping (Cursor?) -> Resource<Page<Item, Cursor>>
     ) {
-        webservice = Webservice(transport: transport)
+        self.init(webservice: Webservice(transport: transport), resource: resource)
+    }
+
+    init(
+        webservice: Webservice,
+        resource: @escaping (Cursor?) -> Resource<Page<Item, Cursor>>
+    ) {
+        self.webservice = webservice
         makeResource = resource
     }
 

@@ -35,6 +35,8 @@ struct ModelRun {
     private var feed: ModelFeed?
     /// The tasks waiting on each request.
     private var waiting: [Int: [LoadTask]] = [:]
+    /// The pages asked for while an operation was in flight.
+    private var held = HeldPages()
     /// The requests of the operation in flight.
     private var current: Set<Int> = []
     private var superseded: Set<Int> = []
@@ -84,7 +86,7 @@ struct ModelRun {
                 default: .previousPage
                 }
             steps.append("\(operation)")
-            await start { operation.start(on: feed) }
+            await start(operation) { operation.start(on: feed) }
         case 39..<43:
             steps.append("cancel")
             let before = feed.loadingState
@@ -97,6 +99,7 @@ struct ModelRun {
             if feed.loadingState.isLoading {
                 violations.append("still loading after cancellation")
             }
+            await dropHeldPages()
         case 43..<45:
             steps.append("reset")
             feed.resetLoading()
@@ -105,6 +108,7 @@ struct ModelRun {
             if feed.loadingState != LoadingState() || feed.pagination.hasFirstPage {
                 violations.append("a reset left \(feed.loadingState.activity) content or pages")
             }
+            await dropHeldPages()
         case 45..<55:
             let count = 1 + pick(14)
             steps.append("publish \(count)")
@@ -118,10 +122,17 @@ struct ModelRun {
     }
 
     /// Starts an operation; one that sent a request becomes the current operation.
-    private mutating func start(_ operation: () -> LoadTask) async {
+    private mutating func start(_ kind: ListOperation, _ operation: () -> LoadTask) async {
         guard let feed else { return }
         let flight = { feed.loading.currentFlight?.generation }
-        switch await tracker.start(operation, flight: flight, on: transport) {
+        let deferred = {
+            switch kind {
+            case .nextPage: feed.pagination.isNextPageDeferred
+            case .previousPage: feed.pagination.isPreviousPageDeferred
+            default: false
+            }
+        }
+        switch await tracker.start(operation, flight: flight, deferred: deferred, on: transport) {
         case .sent(let task, let id):
             superseded.formUnion(current)
             current = [id]
@@ -130,8 +141,38 @@ struct ModelRun {
             if let id = current.first {
                 waiting[id, default: []].append(task)
             }
+        case .deferred(let task):
+            held.add(task, for: kind)
         case .skipped: break
         }
+    }
+
+    /// Waits for the pages held: a cancellation or a reset dropped them.
+    private mutating func dropHeldPages() async {
+        await held.finishAll()
+        guard let feed else { return }
+        if feed.pagination.isNextPageDeferred || feed.pagination.isPreviousPageDeferred {
+            violations.append("a page still held after the load was cancelled")
+        }
+    }
+
+    /// After the current operation ended: the pages held meanwhile start — one
+    /// becomes the current operation, returned — or end.
+    private mutating func followHeldPages(after arrivals: Int) async -> Bool {
+        guard let feed, !held.isEmpty else { return false }
+        let pagination = feed.pagination
+        let started = await tracker.follow(
+            &held,
+            stillHeld: (pagination.isNextPageDeferred, pagination.isPreviousPageDeferred),
+            activity: feed.loadingState.activity,
+            flight: feed.loading.currentFlight?.generation,
+            after: arrivals,
+            on: transport
+        )
+        guard let started else { return false }
+        current = [started.request]
+        waiting[started.request, default: []] += started.tasks
+        return true
     }
 
     private mutating func answer(_ id: Int, outcome: ModelServer.Outcome) async {
@@ -140,8 +181,10 @@ struct ModelRun {
         let configured = log.configured
         let response = server.answer(request, outcome)
         let known = transport.pending.map(\.id).max() ?? id
+        let arrivals = transport.arrivals
+        let flight = { [feed] in feed?.loading.currentFlight?.generation }
         transport.answer(id, with: response)
-        let next = await tracker.settle(after: id, known: known, on: transport)
+        let next = await tracker.settle(after: id, known: known, flight: flight, on: transport)
         let tasks = waiting.removeValue(forKey: id) ?? []
         if let following = next {
             // The operation goes on with its next request.
@@ -159,6 +202,8 @@ struct ModelRun {
         let wasCurrent = current.remove(id) != nil
         guard let feed, let before else { return }
         let after = feed.loadingState
+        // A page asked for meanwhile starts in the turn this response is applied.
+        let pageStarted = wasCurrent ? await followHeldPages(after: arrivals) : false
         if superseded.contains(id) {
             if after != before || log.configured != configured {
                 violations.append("a superseded response reached the state")
@@ -177,7 +222,7 @@ struct ModelRun {
                 violations.append("a failure left no error")
             }
         }
-        if after.isLoading {
+        if after.isLoading, !pageStarted {
             violations.append("still \(after.activity) after its response")
         }
     }
@@ -193,6 +238,7 @@ struct ModelRun {
         }
         superseded.formUnion(current)
         current = []
+        await held.finishAll()
     }
 
     private mutating func check() {
@@ -225,6 +271,12 @@ struct ModelRun {
         }
         if !ids.isEmpty, feed.loadingState.placeholder != .content {
             violations.append("content hidden by \(feed.loadingState.placeholder)")
+        }
+        let pagination = feed.pagination
+        if pagination.isNextPageDeferred || pagination.isPreviousPageDeferred,
+            feed.loading.currentFlight == nil
+        {
+            violations.append("a page held with nothing in flight")
         }
         if feed.loadingState.isLoading != (feed.loading.currentFlight != nil) {
             violations.append(

@@ -39,6 +39,8 @@ private struct WindowRun {
     private let feed: WindowFeed
     /// The tasks waiting on each request.
     private var waiting: [Int: [LoadTask]] = [:]
+    /// The pages asked for while an operation was in flight.
+    private var held = HeldPages()
     private var steps: [String] = []
 
     init(seed: UInt64) {
@@ -84,13 +86,15 @@ private struct WindowRun {
                 default: .previousPage
                 }
             steps.append("\(operation)")
-            await start { operation.start(on: feed) }
+            await start(operation) { operation.start(on: feed) }
         case 46..<49:
             steps.append("cancel")
             feed.cancelLoading()
+            await held.finishAll()
         case 49..<51:
             steps.append("reset")
             feed.resetLoading()
+            await held.finishAll()
         case 51..<58:
             let count = 1 + pick(6)
             steps.append("publish \(count)")
@@ -105,15 +109,20 @@ private struct WindowRun {
     }
 
     /// Starts an operation; one that sent a request is watched until it ends.
-    private mutating func start(_ operation: () -> LoadTask) async {
+    private mutating func start(_ kind: ListOperation, _ operation: () -> LoadTask) async {
         let feed = self.feed
         let flight = { feed.loading.currentFlight?.generation }
-        if case .sent(let task, let id) = await tracker.start(
-            operation,
-            flight: flight,
-            on: transport
-        ) {
-            waiting[id, default: []].append(task)
+        let deferred = {
+            switch kind {
+            case .nextPage: feed.pagination.isNextPageDeferred
+            case .previousPage: feed.pagination.isPreviousPageDeferred
+            default: false
+            }
+        }
+        switch await tracker.start(operation, flight: flight, deferred: deferred, on: transport) {
+        case .sent(let task, let id): waiting[id, default: []].append(task)
+        case .deferred(let task): held.add(task, for: kind)
+        case .joined, .skipped: break
         }
     }
 
@@ -122,15 +131,30 @@ private struct WindowRun {
     private mutating func answer(_ id: Int, fails: Bool) async {
         guard let request = transport.pending.first(where: { $0.id == id })?.request else { return }
         let known = transport.pending.map(\.id).max() ?? id
+        let arrivals = transport.arrivals
+        let feed = self.feed
+        let flight = { feed.loading.currentFlight?.generation }
         transport.answer(id, with: server.answer(request, fails: fails))
-        let next = await tracker.settle(after: id, known: known, on: transport)
+        let next = await tracker.settle(after: id, known: known, flight: flight, on: transport)
         let tasks = waiting.removeValue(forKey: id) ?? []
         if let following = next {
             waiting[following, default: []] += tasks
-        } else {
-            for task in tasks {
-                await task.finish()
-            }
+            return
+        }
+        for task in tasks {
+            await task.finish()
+        }
+        // A page asked for meanwhile starts in the turn this response is applied.
+        let pagination = feed.pagination
+        if let started = await tracker.follow(
+            &held,
+            stillHeld: (pagination.isNextPageDeferred, pagination.isPreviousPageDeferred),
+            activity: feed.loadingState.activity,
+            flight: flight(),
+            after: arrivals,
+            on: transport
+        ) {
+            waiting[started.request, default: []] += started.tasks
         }
     }
 

@@ -1,0 +1,160 @@
+import Foundation
+import LoadingKit
+import LoadingKitTesting
+import Testing
+
+/// A page a user asks for is never dropped, whatever the list is doing and however
+/// its page resources are built; a reload never drops a row the server kept.
+@MainActor
+@Suite("Page requests", .timeLimit(.minutes(1)))
+struct PageRequestTests {
+    let mock = MockTransport()
+    let recorder = EventRecorder()
+    let postsURL = URL(string: "https://api.example.com/posts")!
+
+    /// Posts `ids` as the page `number` of size 3.
+    func script(page number: Int, _ ids: [Int], after gate: MockTransport.Gate? = nil) {
+        mock.respond(
+            to: "/posts?page=\(number)&per_page=3",
+            with: .json(Post.list(ids)),
+            after: gate
+        )
+    }
+
+    func makeScreen() -> PagedScreen<Post, Int> {
+        let webservice = Webservice(transport: mock, configuration: .init(monitor: recorder))
+        return PagedScreen(webservice: webservice) { [postsURL] page in
+            .pageNumber(url: postsURL, page: page, size: 3)
+        }
+    }
+
+    @Test("a next page asked for during a forced reload waits for it, then loads after its pages")
+    func nextPageDuringForcedReload() async throws {
+        script(page: 1, [1, 2, 3])
+        script(page: 2, [4, 5, 6])
+        let screen = makeScreen()
+        await screen.loadFirstPage()
+        await screen.loadNextPage()
+        let gate = MockTransport.Gate()
+        script(page: 1, [1, 2, 3], after: gate)
+        script(page: 2, [4, 5, 6])
+        script(page: 3, [7, 8, 9])
+        let reload = screen.startLoadingFirstPage(policy: .force)
+        await gate.waitForArrivals()
+
+        let page = try #require(screen.loadNextPageIfNeeded(currentIndex: 5))
+        #expect(screen.pagination.isNextPageDeferred)
+        #expect(recorder.lines.contains { $0.contains("deferred a page of") })
+        #expect(mock.requests.count == 3)
+
+        gate.open()
+        await reload.finish()
+        await page.finish()
+        #expect(screen.items.map(\.id) == Array(1...9))
+        #expect(!screen.pagination.isNextPageDeferred)
+        #expect(mock.requestCount(for: "/posts?page=3&per_page=3") == 1)
+        #expect(mock.requests.count == 5)
+    }
+
+    @Test("a page held during a reload is dropped by a cancellation, which says so")
+    func heldPageCancelled() async throws {
+        script(page: 1, [1, 2, 3])
+        let screen = makeScreen()
+        await screen.loadFirstPage()
+        let gate = MockTransport.Gate()
+        script(page: 1, [1, 2, 3], after: gate)
+        let reload = screen.startLoadingFirstPage(policy: .force)
+        await gate.waitForArrivals()
+        let page = screen.startLoadingNextPage()
+        #expect(screen.pagination.isNextPageDeferred)
+
+        screen.cancelLoading()
+        await page.finish()
+        #expect(!screen.pagination.isNextPageDeferred)
+        #expect(screen.loadingState.wasCancelled)
+        #expect(screen.items.map(\.id) == [1, 2, 3])
+        gate.open()
+        await reload.finish()
+        #expect(mock.requests.count == 2)
+    }
+
+    @Test("a page asked for before the list shows a page is refused with an event")
+    func pageRefusedWithoutPages() async throws {
+        let screen = makeScreen()
+        #expect(screen.loadNextPageIfNeeded(currentIndex: 0) == nil as LoadTask?)
+        await screen.loadPreviousPage()
+        #expect(mock.requests.isEmpty)
+        #expect(recorder.lines.filter { $0.contains("refused a page of") }.count == 2)
+    }
+
+    @Test("a page resource built with an unnamed map pages, reloads in place and is current")
+    func unnamedMapPages() async throws {
+        struct Envelope: Codable, Sendable {
+            let items: [Post]
+            let next: Int?
+        }
+        for _ in 0..<2 {
+            mock.respond(
+                to: "/posts?page=1",
+                with: .json(Envelope(items: Post.list([1, 2]), next: 2))
+            )
+            mock.respond(
+                to: "/posts?page=2",
+                with: .json(Envelope(items: Post.list([3]), next: nil))
+            )
+        }
+        let screen = PagedScreen<Post, Int>(transport: mock) { page in
+            Resource<Envelope>(url: URL(string: "https://api.example.com/posts?page=\(page ?? 1)")!)
+                .map { Page(items: $0.items, next: $0.next) }
+        }
+        await screen.loadFirstPage()
+        #expect(screen.pagination.hasMorePages)
+        await screen.loadNextPage()
+        #expect(screen.items.map(\.id) == [1, 2, 3])
+        #expect(!screen.pagination.hasMorePages)
+
+        await screen.loadFirstPage()
+        #expect(mock.requests.count == 2)
+
+        var states = screen.states.makeAsyncIterator()
+        _ = await states.next()
+        await screen.reload(policy: .background)
+        #expect(await states.next()?.activity == .reloading)
+        #expect(await states.next()?.content?.map(\.id) == [1, 2, 3])
+        #expect(mock.requests.count == 4)
+    }
+
+    @Test("a reload after items were published at the head keeps every row shown")
+    func reloadAfterHeadGrew() async throws {
+        script(page: 1, [1, 2, 3])
+        script(page: 2, [4, 5, 6])
+        script(page: 3, [7, 8, 9])
+        let screen = makeScreen()
+        await screen.loadFirstPage()
+        await screen.loadNextPage()
+        await screen.loadNextPage()
+        #expect(screen.items.map(\.id) == Array(1...9))
+
+        script(page: 1, [102, 101, 1])
+        script(page: 2, [2, 3, 4])
+        script(page: 3, [5, 6, 7])
+        script(page: 4, [8, 9, 10])
+        await screen.reload()
+        #expect(screen.items.map(\.id) == [102, 101] + Array(1...10))
+        #expect(screen.pagination.pagesLoaded == 4)
+        #expect(screen.pagination.nextCursor == 5)
+    }
+
+    @Test("a reload stops looking for the last row shown after as many pages again")
+    func reloadCoveringIsBounded() async throws {
+        script(page: 1, [1, 2, 3])
+        let screen = makeScreen()
+        await screen.loadFirstPage()
+
+        script(page: 1, [104, 103, 102])
+        script(page: 2, [101, 100, 99])
+        await screen.reload()
+        #expect(screen.items.map(\.id) == [104, 103, 102, 101, 100, 99])
+        #expect(mock.requests.count == 3)
+    }
+}
