@@ -334,11 +334,3 @@ struct LocalEditTests {
         #expect(feed.changes.suffix(2) == [.appended(4..<7), .removed(0..<3)])
     }
 }
-
-extension Post {
-    /// Post `id` titled `title`.
-    fileprivate init(id: Int, title: String) {
-        self.id = id
-        self.title = title
-    }
-}

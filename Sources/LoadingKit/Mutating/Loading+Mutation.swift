@@ -2,8 +2,10 @@ import LoadingKitNetworking
 
 extension Loading {
     /// Sends `mutation` through the loader's webservice without waiting: its
-    /// optimistic changes show at once on every screen showing the values it changes,
-    /// including this one; what it invalidates reloads once it succeeds.
+    /// optimistic changes are in the store and on every screen showing the values it
+    /// changes — this one included, and the rows of every list, paged or not, that
+    /// stores its items under the items' own resources (``Resource/storingElements(_:as:)``)
+    /// — before `send` returns; what it invalidates reloads once it succeeds.
     ///
     /// ```swift
     /// let saving = screen.send(rename) { saving in

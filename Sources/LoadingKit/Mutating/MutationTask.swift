@@ -28,16 +28,23 @@ public final class MutationTask<A: Sendable> {
 
     init() {}
 
-    /// Sends `mutation` through `webservice`, then calls `completion`.
+    /// Shows the optimistic changes of `mutation` on the stored values and on every
+    /// screen showing them, in this main-actor turn; then sends it through
+    /// `webservice` and calls `completion`.
     func start(
         _ mutation: Mutation<A>,
         through webservice: Webservice,
         completion: (@MainActor (MutationTask<A>) -> Void)?
     ) {
+        let id = webservice.showChanges(of: mutation, notifying: false)
+        let shared = SharedValues.of(webservice)
+        for identity in mutation.changedIdentities {
+            shared.propagate(identity, in: webservice.store)
+        }
         task = Task { @MainActor [weak self] in
             let outcome: Result<A, WebserviceError>
             do throws(WebserviceError) {
-                outcome = .success(try await webservice.send(mutation))
+                outcome = .success(try await webservice.complete(mutation, startedAs: id))
             } catch {
                 outcome = .failure(error)
             }

@@ -83,9 +83,13 @@ extension Paginating {
         _ resource: Resource<Page<ResourceType.Element, Cursor>>,
         policy: LoadPolicy
     ) -> LoadStart {
-        loading.lastResource = resource.listed(by: Self.listKey) {
-            ResourceType($0.items)
+        var list = resource.listed(by: Self.listKey) { ResourceType($0.items) }
+        if let elements = resource.storedElements {
+            list.storedElements = { (items: ResourceType) in
+                elements(Page<ResourceType.Element, Cursor>(items: Array(items), next: nil))
+            }
         }
+        loading.lastResource = list
         let identity = listIdentity(of: resource)
         let anotherList = loading.stateIdentity != identity
         let start = loadingEngine.begin(

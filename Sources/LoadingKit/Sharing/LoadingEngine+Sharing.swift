@@ -27,7 +27,11 @@ extension LoadingEngine {
             store: webservice.store
         )
         core.subscription = subscription
-        SharedValues.of(webservice).add(subscription, for: identity)
+        let shared = SharedValues.of(webservice)
+        shared.add(subscription, for: identity)
+        if core.lastResource?.storedElements != nil {
+            shared.addItemList(subscription)
+        }
     }
 
     /// Shows the stored value of `resource` at once, as the content, when the state

@@ -17,6 +17,9 @@ final class SharedValues {
     /// The registrations by resource. A registration goes nil once its loader shows
     /// another resource or is released: the subscription it holds weakly ends then.
     private var observers: [ResourceIdentity: [Weak]] = [:]
+    /// The loaders whose lists store their items under the items' own resources: an
+    /// optimistic change of an item's resource shows in their rows.
+    private var itemLists: [Weak] = []
     /// How many resources may have registrations before the resources whose loaders are
     /// all gone are forgotten: twice as many as were left by the last sweep, so that a
     /// screen going through resource after resource costs O(1) per load and leaves
@@ -54,17 +57,28 @@ final class SharedValues {
         registered.append(Weak(observer: observer))
     }
 
+    /// Adds `observer`, whose list stores its items under their own resources, to the
+    /// loaders told of changes to those resources.
+    func addItemList(_ observer: any StoredValueObserver) {
+        Self.register(observer, in: &itemLists)
+    }
+
     /// How many registrations are kept, live or not swept yet.
     var registrationCount: Int { observers.values.reduce(0) { $0 + $1.count } }
 
     /// Shows the stored value of `identity` to every loader showing it that has not
     /// shown it yet.
     func propagate(_ identity: ResourceIdentity, in store: StoredValues) {
-        guard let live = liveObservers(of: identity), let entry = store.entry(for: identity) else {
+        let live = liveObservers(of: identity)
+        let lists = liveItemLists()
+        guard live != nil || !lists.isEmpty, let entry = store.entry(for: identity) else {
             return
         }
-        for observer in live {
+        for observer in live ?? [] {
             observer.show(entry)
+        }
+        for list in lists {
+            list.showItem(entry, of: identity)
         }
     }
 
@@ -115,6 +129,16 @@ final class SharedValues {
         sweepThreshold = max(64, observers.count * 2)
     }
 
+    /// The item lists still shown, forgetting the others.
+    private func liveItemLists() -> [any StoredValueObserver] {
+        guard !itemLists.isEmpty else { return [] }
+        let live = itemLists.compactMap { $0.observer }.filter(\.isShowingItems)
+        if live.count != itemLists.count {
+            itemLists = live.map { Weak(observer: $0) }
+        }
+        return live
+    }
+
     /// The loaders still showing `identity`, forgetting the others.
     private func liveObservers(of identity: ResourceIdentity) -> [any StoredValueObserver]? {
         guard let registered = observers[identity] else { return nil }
@@ -142,4 +166,10 @@ protocol StoredValueObserver: AnyObject {
     /// Reloads what the loader shows, keeping it shown, unless a load of it is in
     /// flight.
     func reloadInBackground()
+    /// Whether the loader still shows a list storing its items under their own
+    /// resources.
+    var isShowingItems: Bool { get }
+    /// Shows the stored value of `identity` in the rows of the items that are its
+    /// value, while a mutation changes it and once it has ended.
+    func showItem(_ entry: StoredEntry, of identity: ResourceIdentity)
 }

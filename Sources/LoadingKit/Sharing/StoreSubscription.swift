@@ -8,6 +8,8 @@ final class StoreSubscription<Loader: Loading>: StoredValueObserver {
     private weak var loader: Loader?
     let identity: ResourceIdentity
     private let store: StoredValues
+    /// The items' resources whose rows show a mutation's optimistic change.
+    private var itemsChanged: Set<ResourceIdentity> = []
 
     /// Subscribes `loader` to the stored value of `identity`.
     init(loader: Loader, identity: ResourceIdentity, store: StoredValues) {
@@ -54,6 +56,32 @@ final class StoreSubscription<Loader: Loading>: StoredValueObserver {
         if engine.edit(edit, sharing: false), mirrored, let stored {
             engine.adopt(stored)
         }
+    }
+
+    var isShowingItems: Bool {
+        guard let loader else { return false }
+        return loader.loading.subscription === self
+            && loader.loading.lastResource?.storedElements != nil
+    }
+
+    /// Shows an item's stored value in its rows while a mutation changes it
+    /// optimistically, and once more when the change is kept or taken back; other
+    /// values of the item leave the rows to the list's own loads.
+    func showItem(_ entry: StoredEntry, of identity: ResourceIdentity) {
+        guard let loader, let elements = loader.loading.lastResource?.storedElements else {
+            return
+        }
+        if entry.edits.isEmpty {
+            guard itemsChanged.remove(identity) != nil else { return }
+        } else {
+            itemsChanged.insert(identity)
+        }
+        let edit = ContentEdit<Loader.ResourceType>.showing(
+            entry.value,
+            as: identity,
+            elements: elements
+        )
+        _ = loader.loadingEngine.edit(edit, sharing: false)
     }
 
     /// Loads what the loader shows if needed, which the stale stored value makes a

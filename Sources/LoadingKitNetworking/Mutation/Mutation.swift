@@ -96,5 +96,5 @@ public struct Mutation<A: Sendable>: Sendable {
     }
 
     /// The identities of the stored values the mutation changes at once.
-    var changedIdentities: [ResourceIdentity] { changes.map(\.identity) }
+    package var changedIdentities: [ResourceIdentity] { changes.map(\.identity) }
 }

@@ -12,13 +12,29 @@ extension Webservice {
     /// - Returns: The parsed answer.
     /// - Throws: ``WebserviceError`` for every failure.
     public func send<A: Sendable>(_ mutation: Mutation<A>) async throws(WebserviceError) -> A {
+        try await complete(mutation, startedAs: showChanges(of: mutation, notifying: true))
+    }
+
+    /// Shows the optimistic changes of `mutation` on the stored values, telling the
+    /// loaders when `notifying` (otherwise the caller tells them, in its own turn);
+    /// returns the number that names the changes.
+    package func showChanges<A>(of mutation: Mutation<A>, notifying: Bool) -> UInt64 {
         let id = store.nextSequence()
         for change in mutation.changes {
-            store.update(change.identity) { entry in
+            store.update(change.identity, notifies: notifying) { entry in
                 entry.add(StoredEntry.Edit(id: id, apply: change.apply))
                 return true
             }
         }
+        return id
+    }
+
+    /// Sends `mutation`, whose changes ``showChanges(of:notifying:)`` showed as `id`,
+    /// then keeps or takes back the changes and invalidates as ``send(_:)`` says.
+    package func complete<A: Sendable>(
+        _ mutation: Mutation<A>,
+        startedAs id: UInt64
+    ) async throws(WebserviceError) -> A {
         let outcome: Result<Fetched<A>, WebserviceError>
         do throws(WebserviceError) {
             // Retried and shared only as the mutation says.

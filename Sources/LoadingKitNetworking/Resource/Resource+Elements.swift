@@ -1,14 +1,15 @@
 /// One element of a list's value, with the identity of the element's own resource.
 package struct StoredElement: Sendable {
-    let identity: ResourceIdentity
-    let value: any Sendable
+    package let identity: ResourceIdentity
+    package let value: any Sendable
 }
 
 extension Resource {
     /// A copy whose value's elements are also stored as the values of their own
     /// resources whenever a webservice stores this resource's value — so that a detail
     /// screen opened on an item the list holds shows it at once, with no request while
-    /// the list's value is fresh.
+    /// the list's value is fresh, and a mutation's optimistic change of an item's
+    /// resource shows in the item's rows of every screen showing the list.
     ///
     /// ```swift
     /// func resource(forPage page: Int?) -> Resource<Page<Post, Int>> {

@@ -6,8 +6,12 @@ struct Post: Codable, Sendable, Identifiable, Equatable {
     let title: String
 
     init(_ id: Int) {
+        self.init(id: id, title: "Post \(id)")
+    }
+
+    init(id: Int, title: String) {
         self.id = id
-        self.title = "Post \(id)"
+        self.title = title
     }
 
     /// Posts `ids`, newest first as given.

@@ -1,0 +1,104 @@
+import Foundation
+import LoadingKit
+import LoadingKitTesting
+import Testing
+
+/// An optimistic change is on every screen showing a value it changes — the sender, a
+/// plain list, a detail, a paged list showing the item — and in the store, by the time
+/// `send(_:)` returns; a failure takes it back on each of them.
+@MainActor
+@Suite("Optimistic changes at once", .timeLimit(.minutes(1)))
+struct OptimisticChangeTests {
+    let mock = MockTransport()
+    let posts = Resource<[Post]>(url: Post.baseURL.appending(path: "posts"))
+
+    private nonisolated static func post(_ id: Int) -> Resource<Post> {
+        Resource(url: Post.baseURL.appending(path: "posts/\(id)"))
+    }
+
+    private func rename(_ id: Int, to title: String) throws -> Mutation<Post> {
+        let request = try Resource<Post>(
+            url: Post.baseURL.appending(path: "posts/\(id)"),
+            method: .patch,
+            body: Post(id: id, title: title)
+        )
+        return Mutation(request).optimistically(updating: Self.post(id)) {
+            $0 = Post(id: id, title: title)
+        }
+    }
+
+    @Test("the sender, another screen and the store hold the change when send returns")
+    func plainListsAtOnce() async throws {
+        let webservice = Webservice(transport: mock)
+        mock.respond(to: "/posts", with: .json(Post.list([1])))
+        let first = PostsScreen(webservice: webservice)
+        let second = PostsScreen(webservice: webservice)
+        await first.load(resource: posts)
+        await second.load(resource: posts)
+        let gate = MockTransport.Gate()
+        mock.respond(to: "/posts", method: .post, with: .status(500), after: gate)
+        let mutation = try Mutation(
+            Resource<Post>(url: Post.baseURL.appending(path: "posts"), body: Post(2))
+        )
+        .optimistically(updating: posts) { $0.insert(Post(2), at: 0) }
+
+        let saving = first.send(mutation)
+        #expect(first.ids == [2, 1])
+        #expect(second.ids == [2, 1])
+        #expect(webservice.storedValue(for: posts)?.value.map(\.id) == [2, 1])
+        gate.open()
+        await saving.finish()
+        for await state in second.states where state.content?.map(\.id) == [1] { break }
+        #expect(first.ids == [1])
+    }
+
+    @Test("a paged list showing the item and its detail show the change when send returns")
+    func pagedListAtOnce() async throws {
+        let webservice = Webservice(transport: mock)
+        for page in 1...2 {
+            mock.respond(
+                to: "/posts?page=\(page)&per_page=3",
+                with: .json(Post.list((page * 3 - 2)...(page * 3)))
+            )
+        }
+        let list = PagedScreen<Post, Int>(webservice: webservice) { page in
+            .pageNumber(url: Post.baseURL.appending(path: "posts"), page: page, size: 3)
+                .storingElements(\.items, as: { OptimisticChangeTests.post($0.id) })
+        }
+        await list.loadFirstPage()
+        await list.loadNextPage()
+        let detail = DetailScreen(webservice: webservice)
+        await detail.load(resource: Self.post(5))
+        #expect(mock.requests.count == 2)
+        let gate = MockTransport.Gate()
+        mock.respond(to: "/posts/5", method: .patch, with: .status(500), after: gate)
+
+        let saving = detail.send(try rename(5, to: "Renamed"))
+        #expect(detail.titles.last == "Renamed")
+        #expect(list.items.map(\.title)[4] == "Renamed")
+        #expect(list.changes.suffix(2) == [.removed(4..<5), .inserted(IndexSet(integer: 4))])
+        #expect(list.pagination.pagesLoaded == 2)
+
+        gate.open()
+        await saving.finish()
+        for await state in list.states where state.content?[4].title == "Post 5" { break }
+        #expect(detail.titles.last == "Post 5")
+        #expect(list.items.map(\.id) == Array(1...6))
+    }
+}
+
+/// A detail screen: one post's title.
+@MainActor
+private final class DetailScreen: Loading {
+    let loading = LoadingCore<Post>()
+    let webservice: Webservice
+    private(set) var titles: [String] = []
+
+    init(webservice: Webservice) {
+        self.webservice = webservice
+    }
+
+    func configure(value: Post) {
+        titles.append(value.title)
+    }
+}
