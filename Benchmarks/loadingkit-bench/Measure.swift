@@ -13,6 +13,14 @@ enum Measure {
         return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
     }
 
+    /// CPU time of the calling thread (`CLOCK_THREAD_CPUTIME_ID`), in seconds: on the
+    /// main actor, the main thread's.
+    static func threadCPUTime() -> Double {
+        var spec = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &spec)
+        return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
+    }
+
     /// Monotonic wall time, in seconds.
     static func wallTime() -> Double {
         var spec = timespec()

@@ -23,6 +23,39 @@ final class BenchScreen<Value: Sendable>: Loading {
     }
 }
 
+/// A plain conformer that reads the thread's CPU clock where the kit's apply section
+/// starts (`validate(_:)`) and ends (`loadingStateDidChange(from:to:)`), adding up
+/// what it takes.
+@MainActor
+final class TimedScreen: Loading {
+    let loading = LoadingCore<[BenchItem]>()
+    let webservice: Webservice
+    /// The CPU seconds of the apply sections since it was last set to zero.
+    var applied = 0.0
+    private(set) var applyCount = 0
+    private var applyStart: Double?
+
+    init(webservice: Webservice) {
+        self.webservice = webservice
+    }
+
+    func validate(_ value: [BenchItem]) throws {
+        applyStart = Measure.threadCPUTime()
+    }
+
+    func configure(value: [BenchItem]) {}
+
+    func loadingStateDidChange(
+        from oldState: LoadingState<[BenchItem]>,
+        to newState: LoadingState<[BenchItem]>
+    ) {
+        guard let start = applyStart else { return }
+        applied += Measure.threadCPUTime() - start
+        applyCount += 1
+        applyStart = nil
+    }
+}
+
 /// A paginated list that keeps no copy of its content.
 @MainActor
 final class BenchPages: Paginating {
@@ -54,9 +87,24 @@ final class BenchFeed: Refreshable {
 
 /// The state a hand-written screen keeps.
 @MainActor
-final class BaselineState<Value> {
+final class BaselineState<Value: Sendable> {
     var value: Value?
     var isLoading = false
+    var error: (any Error)?
+
+    /// What a screen written by hand does for one load: sets its loading flag, gets
+    /// the value off the main actor, hops back, sets the content and clears the flag
+    /// and the error.
+    func load(_ fetch: @escaping @Sendable () async throws -> Value) async {
+        isLoading = true
+        do {
+            value = try await Task.detached { try await fetch() }.value
+            error = nil
+        } catch {
+            self.error = error
+        }
+        isLoading = false
+    }
 }
 
 /// A screen that tells when it is first configured.
