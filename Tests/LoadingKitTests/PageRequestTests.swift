@@ -78,6 +78,34 @@ struct PageRequestTests {
         #expect(mock.requests.count == 2)
     }
 
+    @Test("a page held when a stored value of another resource is shown is refused, saying so")
+    func heldPageRefusedByStoredValue() async throws {
+        let other = Resource<[Post]>(url: URL(string: "https://api.example.com/other")!)
+        mock.respond(
+            to: "/other",
+            with: .json(Post.list([7])).header("Cache-Control", "max-age=60")
+        )
+        script(page: 1, [1, 2, 3])
+        let screen = makeScreen()
+        await PostsScreen(webservice: screen.webservice).load(resource: other)
+        await screen.loadFirstPage()
+        let gate = MockTransport.Gate()
+        script(page: 1, [1, 2, 3], after: gate)
+        let reload = screen.startLoadingFirstPage(policy: .force)
+        await gate.waitForArrivals()
+        let page = screen.startLoadingNextPage()
+        #expect(screen.pagination.isNextPageDeferred)
+
+        await screen.load(resource: other)
+        await page.finish()
+        #expect(screen.items.map(\.id) == [7])
+        #expect(!screen.pagination.isNextPageDeferred)
+        #expect(recorder.lines.contains { $0.contains("refused a page of") })
+        gate.open()
+        await reload.finish()
+        #expect(mock.requests.count == 3)
+    }
+
     @Test("a page asked for before the list shows a page is refused with an event")
     func pageRefusedWithoutPages() async throws {
         let screen = makeScreen()

@@ -74,6 +74,8 @@ extension LoadingEngine {
             update { $0.reset() }
         }
         show(entry, of: webservice)
+        // A page held for the load just superseded now finds another resource shown.
+        core.startDeferredPages()
     }
 
     /// Shows the stored `entry` as the content, unless the content is that version or
