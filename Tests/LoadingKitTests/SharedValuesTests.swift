@@ -262,9 +262,10 @@ struct SharedValuesTests {
             entry.add(StoredEntry.Edit(id: 1) { _ in Post.list([2]) })
             return true
         }
-        try screen.loadingEngine.applyShared(
+        try screen.loading.applyShared(
             Fetched(entry: answered, value: Post.list([1]), isNotModified: true),
-            of: identity
+            of: identity,
+            for: screen
         )
         #expect(screen.ids == [2])
         #expect(screen.loading.contentVersion == store.entry(for: identity)?.version)
@@ -284,9 +285,10 @@ struct SharedValuesTests {
         let confirmed = try #require(
             store.update(identity, notifies: false) { $0.removeEdit(1, keepingIt: false) }
         )
-        try screen.loadingEngine.applyShared(
+        try screen.loading.applyShared(
             Fetched(entry: confirmed, value: Post.list([1]), isNotModified: true),
-            of: identity
+            of: identity,
+            for: screen
         )
         #expect(screen.ids == [1])
         #expect(screen.configured == [[1], [2], [1]])

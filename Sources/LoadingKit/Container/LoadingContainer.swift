@@ -102,15 +102,15 @@ public final class LoadingContainer<Value: Sendable, Content>: Loading {
     }
 
     private func start(_ policy: LoadPolicy) -> LoadStart {
-        let engine = loadingEngine
-        if let existing = engine.existingLoad(for: policy, of: nil) {
+        let core = loading
+        if let existing = core.existingLoad(for: policy, of: nil, for: self) {
             return existing
         }
         let operation = self.operation
-        let flight = engine.run(engine.activity(for: policy)) { _ in
+        let flight = core.run(core.activity(for: policy), for: self) { _ in
             try await operation()
         } apply: { container, value in
-            try container.loadingEngine.applyLoaded(value)
+            try container.loading.applyLoaded(value, for: container)
         }
         return .started(flight)
     }

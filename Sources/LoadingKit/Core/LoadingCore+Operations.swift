@@ -180,3 +180,82 @@ extension LoadingCore {
         }
     }
 }
+
+/// One operation of a loader in flight: its fetch, running off the main actor, and
+/// how to apply what it fetched.
+///
+/// Whoever waits for the flight applies its outcome when it resumes — the caller of
+/// an async load, a joiner, or the task of a load started without waiting — and the
+/// first of them to resume wins. So an awaited load costs one hop to the main actor.
+struct LoadFlight: Sendable {
+    /// The number of the operation; only the current one may be applied.
+    let generation: UInt64
+    /// The resource whose value the operation makes the content, when it replaces
+    /// the content; `nil` for a refresh or a next page. Only a load of the same
+    /// resource joins it.
+    let identity: ResourceIdentity?
+    /// Cancels the fetch.
+    let cancel: @Sendable () -> Void
+    /// Waits for the fetch and applies its outcome if it is still current. With
+    /// `propagatingCancellation`, cancelling the waiting task cancels the fetch.
+    let finish: @MainActor @Sendable (_ propagatingCancellation: Bool) async -> Void
+}
+
+/// How a request to load was answered.
+enum LoadStart: Sendable {
+    /// Nothing to do: the policy found the content good enough.
+    case skipped
+    /// A load already in flight serves the request.
+    case joined(LoadFlight)
+    /// A new load started.
+    case started(LoadFlight)
+    /// A page that starts when the load in flight has ended.
+    case deferred(DeferredPage)
+
+    /// Waits for the load to end and its outcome to be applied. Cancelling the
+    /// waiting task cancels a load it started, never one it joined.
+    @MainActor
+    func finish() async {
+        switch self {
+        case .skipped: return
+        case .joined(let flight): await flight.finish(false)
+        case .started(let flight): await flight.finish(true)
+        case .deferred(let page): await page.started().finish()
+        }
+    }
+
+    /// A task that finishes the load, for callers that do not wait.
+    @MainActor
+    var task: LoadTask {
+        if case .skipped = self {
+            return .finished
+        }
+        return LoadTask(Task { @MainActor in await finish() })
+    }
+}
+
+/// Passes a transfer's progress to the main actor, at most once per percent.
+///
+/// The report that completes a body is dropped: the value is applied right after,
+/// so a small response costs no extra main-actor hop.
+final class ProgressRelay: Sendable {
+    private let lastFraction = Locked<Double>(0)
+    private let deliver: @MainActor @Sendable (Double) -> Void
+
+    init(deliver: @escaping @MainActor @Sendable (Double) -> Void) {
+        self.deliver = deliver
+    }
+
+    /// Receives a transport's report, on the transport's queue.
+    func report(_ progress: TransferProgress) {
+        guard let fraction = progress.fractionCompleted, fraction < 1 else { return }
+        let isNews = lastFraction.withLock { last in
+            guard fraction - last >= 0.01 else { return false }
+            last = fraction
+            return true
+        }
+        guard isNews else { return }
+        let deliver = self.deliver
+        Task { @MainActor in deliver(fraction) }
+    }
+}

@@ -92,6 +92,46 @@ public final class LoadingCore<Value: Sendable>: Observable {
         registrar.withMutation(of: self, keyPath: \.state) { transition(&current) }
     }
 
+    /// Changes the state with `transition`, then tells
+    /// ``Loading/loadingStateDidChange(from:to:)`` and every observer.
+    ///
+    /// The previous state is kept without its content while `transition` runs, so that
+    /// the content is uniquely referenced and appending a page does not copy it.
+    ///
+    /// - Parameters:
+    ///   - loader: The screen that holds the core.
+    ///   - transition: A transition of the state.
+    func update(
+        for loader: some Loading<Value>,
+        _ transition: (inout LoadingState<Value>) -> Void
+    ) {
+        var previous = current
+        previous.stage { $0 = nil }
+        change(transition)
+        let published = current
+        previous.stage { $0 = published.content }
+        loader.loadingStateDidChange(from: previous, to: published)
+        broadcast()
+    }
+
+    /// Hands `kind`, about a load of `identity` (by default the resource the state
+    /// shows), to the monitor of the screen's webservice; builds nothing when there is
+    /// none.
+    ///
+    /// - Parameters:
+    ///   - kind: What happened.
+    ///   - identity: The resource it happened to.
+    ///   - loader: The screen.
+    func report<Loader: Loading>(
+        _ kind: @autoclosure () -> LoadingEvent.Kind,
+        about identity: ResourceIdentity? = nil,
+        for loader: Loader
+    ) {
+        let webservice = loader.webservice
+        guard webservice.isMonitored else { return }
+        webservice.report(kind(), about: identity ?? stateIdentity, loader: Loader.self)
+    }
+
     /// Changes the state with `transition` where nobody sees it: a list built in place
     /// of the content and put back in the same main-actor turn.
     func stage(_ transition: (inout LoadingState<Value>) -> Void) {
@@ -125,6 +165,40 @@ public final class LoadingCore<Value: Sendable>: Observable {
         mirrorsStoredValue = false
         identities = .unknown
         removedItems = []
+    }
+
+    /// Whether ``LoadPolicy/ifNeeded`` finds nothing to do: the content is fresh, or
+    /// the last load failed less than ``Loading/failureRetryInterval`` ago. Freshness
+    /// is ``Loading/maxAge`` when set, else what the content's response said.
+    func isContentCurrent(for loader: some Loading<Value>) -> Bool {
+        let now = loader.loadingClock.continuousNow
+        if current.error != nil || current.content == nil {
+            guard let failedAt = current.failedAt else { return false }
+            return failedAt.duration(to: now) < loader.failureRetryInterval
+        }
+        guard let loadedAt = current.loadedAt else { return true }
+        if storedValueIsStale(for: loader) {
+            return false
+        }
+        let age = loadedAt.duration(to: now)
+        if let maxAge = loader.maxAge {
+            return age < maxAge
+        }
+        if contentDirectives?.requiresRevalidation == true
+            || contentDirectives?.forbidsStoring == true
+        {
+            return false
+        }
+        return contentDirectives?.freshnessLifetime.map { age < $0 } ?? true
+    }
+
+    /// The activity a new load under `policy` shows.
+    func activity(for policy: LoadPolicy) -> LoadingActivity {
+        switch policy.kind {
+        case .force: .loading
+        case .background: .reloading
+        case .ifNeeded: current.content == nil ? .loading : .reloading
+        }
     }
 
     /// Removes and returns the identifiers, leaving them unknown.

@@ -21,6 +21,6 @@ extension Loading {
     /// - Returns: Whether the content changed.
     @discardableResult
     public func edit(_ edit: ContentEdit<ResourceType>) -> Bool {
-        loadingEngine.edit(edit, sharing: true)
+        loading.edit(edit, sharing: true, for: self)
     }
 }

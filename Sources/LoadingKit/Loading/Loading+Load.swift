@@ -60,7 +60,7 @@ extension Loading {
     /// ``loadWasCancelled()`` is called, ``loadDidFail(_:)`` is not.
     public func cancelLoading() {
         guard loading.cancel() else { return }
-        loadingEngine.recordCancellation()
+        loading.recordCancellation(for: self)
     }
 
     /// Reloads what the loader shows, as `policy` says: ``resource``, or else the
@@ -82,7 +82,7 @@ extension Loading {
         core.dropDeferredPages()
         core.forgetResource()
         Self.loadingLifecycle.forget(self)
-        loadingEngine.update { $0.reset() }
+        core.update(for: self) { $0.reset() }
     }
 
     // MARK: - Appearance

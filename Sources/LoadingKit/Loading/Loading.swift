@@ -21,7 +21,7 @@ import LoadingKitNetworking
 /// network work and the parse run off the main actor;
 /// ``configure(value:)``, the hooks and every state change run on it.
 @MainActor
-public protocol Loading: AnyObject, Sendable {
+public protocol Loading<ResourceType>: AnyObject, Sendable {
     /// The value a load produces and ``configure(value:)`` receives.
     associatedtype ResourceType: Sendable
 

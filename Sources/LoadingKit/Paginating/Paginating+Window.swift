@@ -51,7 +51,7 @@ extension Paginating {
         if loading.stateIdentity != resource.identity {
             changePagination { $0 = PaginationState() }
         }
-        return loadingEngine.load(resource, policy: policy)
+        return loading.load(resource, policy: policy, for: self)
     }
 
     /// Loads the first page, or reloads the pages held, as `policy` says.
@@ -67,7 +67,7 @@ extension Paginating {
         guard pagination.hasFirstPage, loading.stateIdentity == identity else {
             return beginFirstPage(first, policy: policy)
         }
-        if let existing = loadingEngine.existingLoad(for: policy, of: identity) {
+        if let existing = loading.existingLoad(for: policy, of: identity, for: self) {
             return existing
         }
         return beginReloadOfPages(identity: identity, policy: policy)
@@ -92,12 +92,13 @@ extension Paginating {
         loading.lastResource = list
         let identity = listIdentity(of: resource)
         let anotherList = loading.stateIdentity != identity
-        let start = loadingEngine.begin(
+        let start = loading.begin(
             resource,
             as: { _ in identity },
             policy: policy,
+            for: self,
             apply: { loader, fetched in
-                try loader.loadingEngine.apply(fetched) { (page) throws(LoadingError) in
+                try loader.loading.apply(fetched, for: loader) { (page) throws(LoadingError) in
                     try loader.applyFirstPage(page)
                 }
             }
@@ -123,8 +124,8 @@ extension Paginating {
         }
         let head = resource(forPage: cursor)
         let webservice = self.webservice
-        let engine = loadingEngine
-        let flight = engine.run(engine.activity(for: policy), identity: identity) {
+        let core = loading
+        let flight = core.run(core.activity(for: policy), identity: identity, for: self) {
             [weak self] lease in
             var pages: [Fetched<Page<ResourceType.Element, Cursor>>] = []
             var resource = policy.ignoresCache ? head.ignoringCache() : head
@@ -164,13 +165,13 @@ extension Paginating {
         guard core.current.content != nil,
             core.stateIdentity == listIdentity(of: resource(forPage: nil))
         else {
-            loadingEngine.report(.pageRefused)
+            core.report(.pageRefused, for: self)
             return .skipped
         }
         if activity != .idle, activity != .reloading, core.currentFlight != nil {
             // The list is loading, refreshing or getting the other end: the page
             // starts when that load ends, from whatever it applied.
-            loadingEngine.report(.deferred)
+            core.report(.deferred, for: self)
             if let waiting = core.deferredPage(toward: direction) {
                 return .deferred(waiting)
             }
@@ -190,7 +191,7 @@ extension Paginating {
         let webservice = self.webservice
         let loading: LoadingActivity =
             direction == .next ? .loadingNextPage : .loadingPreviousPage
-        let flight = loadingEngine.run(loading) { lease in
+        let flight = core.run(loading, for: self) { lease in
             try await webservice.fetch(resource, lease: lease).value
         } apply: { loader, page in
             try loader.applyPage(page, from: cursor, direction)
@@ -234,7 +235,7 @@ extension Paginating {
 
 extension Paginating {
     private func applyFirstPage(_ page: Page<ResourceType.Element, Cursor>) throws(LoadingError) {
-        try loadingEngine.applyLoaded(ResourceType(page.items)) {
+        try loading.applyLoaded(ResourceType(page.items), for: self) {
             changePagination { $0.start(with: [page], from: nil, counts: [page.items.count]) }
         }
         didApply(.replaced)
@@ -250,7 +251,7 @@ extension Paginating {
             fetched.allSatisfy(\.isNotModified)
         {
             loading.contentDirectives = fetched.first?.cacheDirectives
-            loadingEngine.markLoaded()
+            loading.markLoaded(for: self)
             return
         }
         // The new list is built in the state, so that `itemsToAppend(from:)` sees as
@@ -269,7 +270,7 @@ extension Paginating {
         let items = core.current.content ?? ResourceType()
         core.stage { $0.stage { $0 = shown } }
         core.identities = .unknown
-        try loadingEngine.applyLoaded(items) {
+        try loading.applyLoaded(items, for: self) {
             changePagination {
                 $0.start(with: fetched.map(\.value), from: cursor, counts: counts)
             }
@@ -336,7 +337,7 @@ extension Paginating {
         }
         let empty = isEmpty(core.current.content ?? ResourceType())
         let now = loadingClock.continuousNow
-        loadingEngine.update { $0.applyStaged(isEmpty: empty, at: now) }
+        loading.update(for: self) { $0.applyStaged(isEmpty: empty, at: now) }
         for change in changes.isEmpty ? [.none] : changes {
             didApply(change)
         }

@@ -67,7 +67,7 @@ extension Refreshable {
         if !Self.loadingLifecycle.mergesAtHead(self),
             let replacement = Self.loadingLifecycle.replacement?(self)
         {
-            let flight = loadingEngine.run(.refreshing) { lease in
+            let flight = loading.run(.refreshing, for: self) { lease in
                 RefreshOutcome.replaced(try await replacement(lease))
             } apply: { loader, outcome in
                 try loader.applyRefresh(outcome)
@@ -78,7 +78,7 @@ extension Refreshable {
         let first = refreshResource(newerThan: anchor)
         let webservice = self.webservice
         let limit = max(1, refreshPageLimit)
-        let flight = loadingEngine.run(.refreshing) { [weak self] lease in
+        let flight = loading.run(.refreshing, for: self) { [weak self] lease in
             var pages: [ResourceType] = []
             var resource = first
             while true {
@@ -103,7 +103,12 @@ extension Refreshable {
     }
 
     private func beginFirstLoad() -> LoadStart {
-        loadingEngine.load(refreshResource(newerThan: nil), policy: .force, reporting: .replaced)
+        loading.load(
+            refreshResource(newerThan: nil),
+            policy: .force,
+            reporting: .replaced,
+            for: self
+        )
     }
 
     /// What follows the pages fetched so far, merged into the content as it is now —
@@ -162,11 +167,11 @@ extension Refreshable {
     private func applyMerged(_ content: ResourceType, _ change: ContentChange) throws(LoadingError)
     {
         guard change != .none else {
-            loadingEngine.markLoaded()
+            loading.markLoaded(for: self)
             didApply(.none)
             return
         }
-        try loadingEngine.applyLoaded(content, merged: change != .replaced)
+        try loading.applyLoaded(content, merged: change != .replaced, for: self)
         didApply(change)
     }
 }

@@ -41,20 +41,20 @@ final class StoreSubscription<Loader: Loading>: StoredValueObserver {
         let awaited =
             loader.loadingState.content == nil && core.awaitedFlight?.identity == identity
         guard core.mirrorsStoredValue || awaited else { return }
-        loader.loadingEngine.show(entry, of: loader.webservice)
+        loader.loading.show(entry, of: loader.webservice, for: loader)
     }
 
     func apply(_ edit: any Sendable, stored: EditedEntry?) {
         guard let loader, let edit = edit as? ContentEdit<Loader.ResourceType> else { return }
-        let engine = loader.loadingEngine
+        let core = loader.loading
         let mirrored = loader.loading.mirrorsStoredValue
         if mirrored, let stored, loader.loading.contentVersion != stored.previousVersion {
             // Behind the stored value the edit changed: show the edited value itself.
-            engine.show(stored.entry, of: loader.webservice)
+            core.show(stored.entry, of: loader.webservice, for: loader)
             return
         }
-        if engine.edit(edit, sharing: false), mirrored, let stored {
-            engine.adopt(stored)
+        if core.edit(edit, sharing: false, for: loader), mirrored, let stored {
+            core.adopt(stored, for: loader)
         }
     }
 
@@ -81,7 +81,7 @@ final class StoreSubscription<Loader: Loading>: StoredValueObserver {
             as: identity,
             elements: elements
         )
-        _ = loader.loadingEngine.edit(edit, sharing: false)
+        _ = loader.loading.edit(edit, sharing: false, for: loader)
     }
 
     /// Loads what the loader shows if needed, which the stale stored value makes a
@@ -92,7 +92,7 @@ final class StoreSubscription<Loader: Loading>: StoredValueObserver {
         if core.mirrorsStoredValue, let resource = core.lastResource,
             resource.identity == identity
         {
-            _ = loader.loadingEngine.load(resource, policy: .ifNeeded).task
+            _ = loader.loading.load(resource, policy: .ifNeeded, for: loader).task
         } else {
             _ = Loader.loadingLifecycle.reload(loader, .ifNeeded)?.task
         }

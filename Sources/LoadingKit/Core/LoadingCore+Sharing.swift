@@ -1,24 +1,25 @@
 import LoadingKitNetworking
 
-/// How a loader shares its webservice's stored values: it shows a stored value at once
+/// How a screen shares its webservice's stored values: it shows a stored value at once
 /// when it starts on a resource, every newer stored value of that resource while it
-/// shows it, and tells the other loaders of the values it fetches.
-extension LoadingEngine {
+/// shows it, and tells the other screens of the values it fetches.
+extension LoadingCore {
     /// Makes the loader a subscriber to the stored value of `identity`, in place of
     /// the resource it showed before.
     ///
     /// - Parameters:
     ///   - identity: The resource whose stored value the loader shows.
-    ///   - core: The loader's core, which holds the subscription.
-    func subscribe(to identity: ResourceIdentity, in core: LoadingCore<Value>) {
-        if let current = core.subscription as? StoreSubscription<Loader>,
+    ///   - loader: The screen.
+    func subscribe<Loader: Loading>(to identity: ResourceIdentity, for loader: Loader)
+    where Loader.ResourceType == Value {
+        if let current = subscription as? StoreSubscription<Loader>,
             current.identity == identity
         {
             return
         }
         let webservice = loader.webservice
         guard webservice.store.limits.isEnabled else {
-            core.subscription = nil
+            subscription = nil
             return
         }
         let subscription = StoreSubscription(
@@ -26,10 +27,10 @@ extension LoadingEngine {
             identity: identity,
             store: webservice.store
         )
-        core.subscription = subscription
+        self.subscription = subscription
         let shared = SharedValues.of(webservice)
         shared.add(subscription, for: identity)
-        if core.lastResource?.storedElements != nil {
+        if lastResource?.storedElements != nil {
             shared.addItemList(subscription)
         }
     }
@@ -43,14 +44,14 @@ extension LoadingEngine {
     ///   - resource: The resource the load begins on.
     ///   - identity: Its identity.
     ///   - policy: The load's policy.
-    ///   - core: The loader's core.
+    ///   - loader: The screen.
     func showStoredValue(
         of resource: Resource<Value>,
         identity: ResourceIdentity,
         policy: LoadPolicy,
-        in core: LoadingCore<Value>
+        for loader: some Loading<Value>
     ) {
-        guard !policy.ignoresCache, core.stateIdentity != identity else { return }
+        guard !policy.ignoresCache, stateIdentity != identity else { return }
         let webservice = loader.webservice
         guard
             let entry = webservice.store.entry(for: identity)
@@ -58,49 +59,48 @@ extension LoadingEngine {
             entry.value is Value
         else {
             if webservice.store.limits.isEnabled {
-                report(.storeMiss, about: identity)
+                report(.storeMiss, about: identity, for: loader)
             }
             return
         }
-        if core.cancel() {
-            report(.superseded)
+        if cancel() {
+            report(.superseded, for: loader)
         }
-        report(.storeHit, about: identity)
-        core.forgetContentMetadata()
-        core.stateIdentity = identity
-        subscribe(to: identity, in: core)
+        report(.storeHit, about: identity, for: loader)
+        forgetContentMetadata()
+        stateIdentity = identity
+        subscribe(to: identity, for: loader)
         // A new screen's state has nothing to clear: observers see one change, not two.
-        if !loader.loadingState.isUnloaded {
-            update { $0.reset() }
+        if !current.isUnloaded {
+            update(for: loader) { $0.reset() }
         }
-        show(entry, of: webservice)
+        show(entry, of: webservice, for: loader)
         // A page held for the load just superseded now finds another resource shown.
-        core.startDeferredPages()
+        startDeferredPages()
     }
 
     /// Shows the stored `entry` as the content, unless the content is that version or
     /// a later one, or ``Loading/validate(_:)`` refuses it: configures it and records
     /// it with the time it was loaded, leaving what is in flight.
-    func show(_ entry: StoredEntry, of webservice: Webservice) {
-        let core = self.core
+    func show(_ entry: StoredEntry, of webservice: Webservice, for loader: some Loading<Value>) {
         guard let value = entry.value as? Value,
-            loader.loadingState.content == nil || entry.version > core.contentVersion ?? 0
+            current.content == nil || entry.version > contentVersion ?? 0
         else { return }
         do {
             try loader.validate(value)
         } catch {
             return
         }
-        core.identities = .unknown
-        core.forgetRemovedItems()
-        let empty = configureIfShown(value)
+        identities = .unknown
+        forgetRemovedItems()
+        let empty = configureIfShown(value, for: loader)
         let age = entry.loadedAt.duration(to: webservice.configuration.clock.continuousNow)
         let loadedAt = loader.loadingClock.continuousNow.advanced(by: .zero - age)
-        update { $0.show(value, isEmpty: empty, loadedAt: loadedAt) }
-        core.contentValidators = entry.validators
-        core.contentDirectives = entry.directives
-        core.contentVersion = entry.version
-        core.mirrorsStoredValue = true
+        update(for: loader) { $0.show(value, isEmpty: empty, loadedAt: loadedAt) }
+        contentValidators = entry.validators
+        contentDirectives = entry.directives
+        contentVersion = entry.version
+        mirrorsStoredValue = true
     }
 
     /// Applies the value a plain load of `identity` fetched — or the stored value, when
@@ -109,9 +109,9 @@ extension LoadingEngine {
     /// and shows it to the other loaders showing the resource, in this main-actor turn.
     func applyShared(
         _ fetched: Fetched<Value>,
-        of identity: ResourceIdentity
+        of identity: ResourceIdentity,
+        for loader: some Loading<Value>
     ) throws(LoadingError) {
-        let core = self.core
         var fetched = fetched
         if let version = fetched.storeVersion,
             let current = loader.webservice.store.entry(for: identity, newerThan: version),
@@ -120,20 +120,20 @@ extension LoadingEngine {
             // Not a `304` to what is shown any more: the stored value differs from it.
             fetched = Fetched(entry: current, value: value, isNotModified: false)
         }
-        if let version = fetched.storeVersion, loader.loadingState.content != nil,
-            let shown = core.contentVersion, version <= shown
+        if let version = fetched.storeVersion, current.content != nil,
+            let shown = contentVersion, version <= shown
         {
             if version == shown {
-                core.contentDirectives = fetched.cacheDirectives
+                contentDirectives = fetched.cacheDirectives
             }
-            markLoaded()
+            markLoaded(for: loader)
         } else {
-            try apply(confirmingShown(fetched)) { (value) throws(LoadingError) in
-                try applyLoaded(value)
+            try apply(confirmingShown(fetched), for: loader) { (value) throws(LoadingError) in
+                try applyLoaded(value, for: loader)
             }
-            core.contentVersion = fetched.storeVersion
+            contentVersion = fetched.storeVersion
         }
-        core.mirrorsStoredValue = true
+        mirrorsStoredValue = true
         let webservice = loader.webservice
         // Another loader shows the resource only when more than this one pins it.
         if fetched.storeVersion != nil, webservice.store.pinCount(of: identity) > 1 {
@@ -146,7 +146,7 @@ extension LoadingEngine {
     /// shown rather than the content kept.
     private func confirmingShown(_ fetched: Fetched<Value>) -> Fetched<Value> {
         guard fetched.isNotModified, let version = fetched.storeVersion,
-            let shown = core.contentVersion, shown < version
+            let shown = contentVersion, shown < version
         else { return fetched }
         return Fetched(
             value: fetched.value,
@@ -157,8 +157,9 @@ extension LoadingEngine {
     }
 
     /// Whether the stored value of the resource the loader shows was invalidated.
-    var storedValueIsStale: Bool {
-        guard let subscription = core.subscription as? StoreSubscription<Loader> else {
+    func storedValueIsStale<Loader: Loading>(for loader: Loader) -> Bool
+    where Loader.ResourceType == Value {
+        guard let subscription = subscription as? StoreSubscription<Loader> else {
             return false
         }
         return loader.webservice.store.isStale(subscription.identity)

@@ -37,13 +37,14 @@ extension LoadingLifecycle {
     /// One value: a load replaces it, a reload loads the loader's resource again.
     static var value: LoadingLifecycle {
         LoadingLifecycle(
-            load: { loader, resource, policy in loader.loadingEngine.load(resource, policy: policy)
+            load: { loader, resource, policy in
+                loader.loading.load(resource, policy: policy, for: loader)
             },
             reload: { loader, policy in
                 guard let resource = loader.resource ?? loader.loading.lastResource else {
                     return nil
                 }
-                return loader.loadingEngine.load(resource, policy: policy)
+                return loader.loading.load(resource, policy: policy, for: loader)
             },
             forget: { _ in },
             firstLoad: nil,

@@ -1,33 +1,16 @@
 import LoadingKitNetworking
 
-/// What runs every load of one loader — a plain load, a first page, a reload of pages,
-/// a page, a refresh — in four steps, in the order of this file:
+/// Every load of a screen — plain, first page, pages, page, refresh — in four steps, in
+/// the order of this file: **begin** (main actor: skip, join or start; another resource
+/// clears the previous one's), **run** (off the main actor, cancellable through its
+/// lease, superseded by a newer operation), **complete** (main actor, in whoever waits
+/// for the flight: superseded or cancelled ends untouched, a failure keeps the content)
+/// and **apply** (main actor: validate, configure, record, report).
 ///
-/// 1. **Begin** (main actor): the policy and the resource's identity decide whether
-///    the load is skipped, joins the one in flight, or starts; a load of another
-///    resource clears what belonged to the previous one.
-/// 2. **Run** (off the main actor): the fetch, in a task of its own, cancellable
-///    through its lease; a newer operation supersedes it.
-/// 3. **Complete** (main actor, in whoever waits for the flight): a superseded or
-///    cancelled operation ends without touching the content; a failure is recorded
-///    keeping it.
-/// 4. **Apply** (main actor): validate, configure, record the state, report it.
-///
-/// The protocols' default implementations drive it; refinements plug in through the
-/// closures they pass to ``begin(_:identity:as:policy:apply:)`` and
-/// ``run(_:identity:forAnotherResource:fetch:apply:recordFailure:)`` and through
-/// ``LoadingLifecycle``, never by casting the loader. Its state and bookkeeping — the
-/// current operation, the resource the state belongs to, the observers — are the
-/// loader's ``LoadingCore``.
-@MainActor
-struct LoadingEngine<Loader: Loading> {
-    typealias Value = Loader.ResourceType
-
-    let loader: Loader
-
-    /// The loader's bookkeeping.
-    var core: LoadingCore<Value> { loader.loading }
-
+/// The protocols' default implementations drive it, passing the screen; refinements
+/// plug in through the closures they pass to `begin` and `run` and through
+/// ``LoadingLifecycle``, never by casting the screen.
+extension LoadingCore {
     // MARK: - 1. Begin
 
     /// Starts a load of `resource`, whose value replaces the content, as `policy`
@@ -36,14 +19,16 @@ struct LoadingEngine<Loader: Loading> {
     func load(
         _ resource: Resource<Value>,
         policy: LoadPolicy,
-        reporting change: ContentChange? = nil
+        reporting change: ContentChange? = nil,
+        for loader: some Loading<Value>
     ) -> LoadStart {
-        let core = self.core
-        core.lastResource = resource
+        lastResource = resource
         let identity = resource.identity
-        showStoredValue(of: resource, identity: identity, policy: policy, in: core)
-        return begin(resource, identity: identity, policy: policy) { loader, fetched in
-            try loader.loadingEngine.applyShared(fetched, of: identity)
+        showStoredValue(of: resource, identity: identity, policy: policy, for: loader)
+        return begin(resource, identity: identity, policy: policy, for: loader) {
+            loader,
+            fetched in
+            try loader.loading.applyShared(fetched, of: identity, for: loader)
             if let change {
                 loader.didApply(change)
             }
@@ -55,32 +40,33 @@ struct LoadingEngine<Loader: Loading> {
     /// policy skips it or joins a load in flight — and hands what was fetched to
     /// `apply`. A load of another resource than the state's clears the state's content
     /// as it starts.
-    func begin<Loaded: Sendable>(
+    func begin<Loader: Loading, Loaded: Sendable>(
         _ resource: Resource<Loaded>,
         identity fetched: ResourceIdentity? = nil,
         as content: (ResourceIdentity) -> ResourceIdentity = { $0 },
         policy: LoadPolicy,
+        for loader: Loader,
         apply: @escaping @MainActor (Loader, Fetched<Loaded>) throws -> Void
-    ) -> LoadStart {
+    ) -> LoadStart where Loader.ResourceType == Value {
         let fetchedIdentity = fetched ?? resource.identity
         let identity = content(fetchedIdentity)
-        if let existing = existingLoad(for: policy, of: identity) {
+        if let existing = existingLoad(for: policy, of: identity, for: loader) {
             return existing
         }
-        let core = self.core
-        let previous = core.stateIdentity
-        core.stateIdentity = identity
+        let previous = stateIdentity
+        stateIdentity = identity
         let switched = previous != nil && previous != identity
         if switched {
-            core.forgetContentMetadata()
+            forgetContentMetadata()
         }
-        subscribe(to: fetchedIdentity, in: core)
+        subscribe(to: fetchedIdentity, for: loader)
         let request = policy.ignoresCache ? resource.ignoringCache() : resource
         let webservice = loader.webservice
         let flight = run(
             switched ? .loading : activity(for: policy),
             identity: identity,
-            forAnotherResource: switched
+            forAnotherResource: switched,
+            for: loader
         ) { lease in
             try await webservice.fetch(request, identity: fetchedIdentity, lease: lease)
         } apply: { loader, fetched in
@@ -93,86 +79,56 @@ struct LoadingEngine<Loader: Loading> {
     /// or `.joined` when no new load is needed, `nil` when one must start. Only a load
     /// of the same resource is joined or found current; a refresh or a page works on
     /// the resource of the state.
-    func existingLoad(for policy: LoadPolicy, of identity: ResourceIdentity?) -> LoadStart? {
+    func existingLoad(
+        for policy: LoadPolicy,
+        of identity: ResourceIdentity?,
+        for loader: some Loading<Value>
+    ) -> LoadStart? {
         guard policy.kind == .ifNeeded else { return nil }
-        let core = self.core
-        if let inFlight = core.currentFlight {
-            let resource = inFlight.identity ?? core.stateIdentity
+        if let inFlight = currentFlight {
+            let resource = inFlight.identity ?? stateIdentity
             return resource == identity ? .joined(inFlight) : nil
         }
-        guard core.stateIdentity == identity, isCurrent else { return nil }
-        report(.skipped)
+        guard stateIdentity == identity, isContentCurrent(for: loader) else { return nil }
+        report(.skipped, for: loader)
         return .skipped
-    }
-
-    /// Whether ``LoadPolicy/ifNeeded`` finds nothing to do: the content is fresh, or
-    /// the last load failed less than ``Loading/failureRetryInterval`` ago. Freshness
-    /// is ``Loading/maxAge`` when set, else what the content's response said.
-    private var isCurrent: Bool {
-        let state = loader.loadingState
-        let now = loader.loadingClock.continuousNow
-        if state.error != nil || state.content == nil {
-            guard let failedAt = state.failedAt else { return false }
-            return failedAt.duration(to: now) < loader.failureRetryInterval
-        }
-        guard let loadedAt = state.loadedAt else { return true }
-        if storedValueIsStale {
-            return false
-        }
-        let age = loadedAt.duration(to: now)
-        if let maxAge = loader.maxAge {
-            return age < maxAge
-        }
-        let directives = core.contentDirectives
-        if directives?.requiresRevalidation == true || directives?.forbidsStoring == true {
-            return false
-        }
-        return directives?.freshnessLifetime.map { age < $0 } ?? true
-    }
-
-    /// The activity a new load under `policy` shows.
-    func activity(for policy: LoadPolicy) -> LoadingActivity {
-        switch policy.kind {
-        case .force: .loading
-        case .background: .reloading
-        case .ifNeeded: loader.loadingState.content == nil ? .loading : .reloading
-        }
     }
 
     // MARK: - 2. Run
 
-    /// Runs `fetch` off the main actor as the loader's one operation in flight,
+    /// Runs `fetch` off the main actor as the screen's one operation in flight,
     /// superseding any other; whoever waits for the flight then completes it on the
-    /// main actor — unless a newer operation, a cancellation or the loader's release
-    /// came first.
+    /// main actor — unless a newer operation, a cancellation or the screen's release
+    /// came first. The race-freedom argument is in `LoadingCore+Operations.swift`.
     ///
     /// - Parameters:
     ///   - activity: What the state shows while the operation is in flight.
     ///   - identity: The resource whose value replaces the content, if it does.
     ///   - forAnotherResource: Whether the operation starts on another resource than
     ///     the state's, clearing what the state showed of the previous one.
+    ///   - loader: The screen.
     ///   - fetch: The network work, cancelled through the lease it is given; it must
-    ///     not hold the loader.
+    ///     not hold the screen.
     ///   - apply: Applies the fetched value; what it throws fails the operation.
     ///   - recordFailure: Records a failure somewhere other than the state's error.
     /// - Returns: The operation in flight.
-    func run<Output: Sendable>(
+    func run<Loader: Loading, Output: Sendable>(
         _ activity: LoadingActivity,
         identity: ResourceIdentity? = nil,
         forAnotherResource: Bool = false,
+        for loader: Loader,
         fetch: @escaping @Sendable (FetchLease) async throws -> Output,
         apply: @escaping @MainActor (Loader, Output) throws -> Void,
         recordFailure: (@MainActor (Loader, LoadingError) -> Void)? = nil
-    ) -> LoadFlight {
-        let core = self.core
-        if loader.webservice.isMonitored, let superseded = core.currentFlight {
-            report(.superseded, about: superseded.identity)
+    ) -> LoadFlight where Loader.ResourceType == Value {
+        if loader.webservice.isMonitored, let superseded = currentFlight {
+            report(.superseded, about: superseded.identity, for: loader)
         }
-        let generation = core.begin()
-        update(in: core) { $0.begin(activity, forAnotherResource: forAnotherResource) }
+        let generation = begin()
+        update(for: loader) { $0.begin(activity, forAnotherResource: forAnotherResource) }
         let relay = ProgressRelay { [weak loader] fraction in
             guard let loader, loader.loading.isCurrent(generation) else { return }
-            loader.loadingEngine.update { $0.progress(fraction) }
+            loader.loading.update(for: loader) { $0.progress(fraction) }
         }
         // The fetch runs on the global executor; the one hop to the main actor is the
         // resumption of whoever waits for it.
@@ -187,9 +143,11 @@ struct LoadingEngine<Loader: Loading> {
             }
         }
         lease.bind { fetchTask.cancel() }
-        weak let awaited = core
-        let reportCancellation: @MainActor @Sendable () -> Void = { [weak loader] in
-            loader?.loadingEngine.endCancelled(generation)
+        weak let awaited = self
+        let endCancelled: @MainActor @Sendable () -> Void = { [weak loader] in
+            if let loader, loader.loading.end(generation) == .cancelled {
+                loader.loading.recordCancellation(for: loader)
+            }
         }
         let flight = LoadFlight(generation: generation, identity: identity) {
             lease.cancel()
@@ -205,7 +163,7 @@ struct LoadingEngine<Loader: Loading> {
                     lease.cancel()
                     // Said at once, not when the fetch ends: a fetch that leads a
                     // request others share goes on for them.
-                    Task { @MainActor in reportCancellation() }
+                    Task { @MainActor in endCancelled() }
                 }
                 if Task.isCancelled {
                     awaited?.cancelAwaited(generation)
@@ -213,14 +171,16 @@ struct LoadingEngine<Loader: Loading> {
             } else {
                 outcome = await fetchTask.value
             }
-            loader?.loadingEngine.complete(
+            guard let loader else { return }
+            loader.loading.complete(
                 generation,
                 with: outcome,
+                for: loader,
                 apply: apply,
                 recordFailure: recordFailure
             )
         }
-        core.attach(flight)
+        attach(flight)
         return flight
     }
 
@@ -228,18 +188,19 @@ struct LoadingEngine<Loader: Loading> {
 
     /// Ends operation `generation` with `outcome`: nothing when it was superseded or
     /// ended already, the cancellation when its awaiting task was cancelled, else the
-    /// value applied or the failure recorded.
-    private func complete<Output>(
+    /// value applied or the failure recorded; then starts the pages held for it.
+    private func complete<Loader: Loading, Output>(
         _ generation: UInt64,
         with outcome: Result<Output, any Error>,
+        for loader: Loader,
         apply: @MainActor (Loader, Output) throws -> Void,
         recordFailure: (@MainActor (Loader, LoadingError) -> Void)?
-    ) {
-        switch core.end(generation) {
+    ) where Loader.ResourceType == Value {
+        switch end(generation) {
         case .over:
             return
         case .cancelled:
-            recordCancellation()
+            recordCancellation(for: loader)
             return
         case .current:
             break
@@ -248,30 +209,23 @@ struct LoadingEngine<Loader: Loading> {
             try apply(loader, try outcome.get())
         } catch {
             guard let failure = LoadingError(error) else {
-                recordCancellation()
+                recordCancellation(for: loader)
                 return
             }
             recordFailure?(loader, failure)
             let now = loader.loadingClock.continuousNow
-            update { $0.fail(recordFailure == nil ? failure : nil, at: now) }
+            update(for: loader) { $0.fail(recordFailure == nil ? failure : nil, at: now) }
             loader.loadDidFail(failure)
         }
-        core.startDeferredPages()
-    }
-
-    /// Ends operation `generation` as cancelled, unless it ended already.
-    private func endCancelled(_ generation: UInt64) {
-        if core.end(generation) == .cancelled {
-            recordCancellation()
-        }
+        startDeferredPages()
     }
 
     /// Records that the load in flight ended cancelled and tells
     /// ``Loading/loadWasCancelled()``.
-    func recordCancellation() {
-        core.dropDeferredPages()
-        report(.cancelled)
-        update { $0.cancel() }
+    func recordCancellation(for loader: some Loading<Value>) {
+        dropDeferredPages()
+        report(.cancelled, for: loader)
+        update(for: loader) { $0.cancel() }
         loader.loadWasCancelled()
     }
 
@@ -281,19 +235,17 @@ struct LoadingEngine<Loader: Loading> {
     /// content came with: then the content is kept and only the load time recorded.
     func apply<Loaded>(
         _ fetched: Fetched<Loaded>,
+        for loader: some Loading<Value>,
         with apply: (Loaded) throws(LoadingError) -> Void
     ) throws(LoadingError) {
-        let core = self.core
-        if fetched.isNotModified, loader.loadingState.content != nil,
-            fetched.validators == core.contentValidators
-        {
-            core.contentDirectives = fetched.cacheDirectives
-            markLoaded()
+        if fetched.isNotModified, current.content != nil, fetched.validators == contentValidators {
+            contentDirectives = fetched.cacheDirectives
+            markLoaded(for: loader)
             return
         }
         try apply(fetched.value)
-        core.contentValidators = fetched.validators
-        core.contentDirectives = fetched.cacheDirectives
+        contentValidators = fetched.validators
+        contentDirectives = fetched.cacheDirectives
     }
 
     /// Validates `value`, configures it and records it as the content.
@@ -302,11 +254,13 @@ struct LoadingEngine<Loader: Loading> {
     ///   - value: The new content.
     ///   - merged: Whether `value` is the content with new items merged in, rather than
     ///     a value replacing it: the items local edits removed stay out of later merges.
+    ///   - loader: The screen that shows it.
     ///   - prepare: Runs once the value is accepted, before anything changes on screen.
     /// - Throws: ``LoadingError/rejected(_:)`` when ``Loading/validate(_:)`` refuses it.
     func applyLoaded(
         _ value: Value,
         merged: Bool = false,
+        for loader: some Loading<Value>,
         prepare: () -> Void = {}
     ) throws(LoadingError) {
         do {
@@ -314,23 +268,22 @@ struct LoadingEngine<Loader: Loading> {
         } catch {
             throw .rejected(String(describing: error))
         }
-        let core = self.core
-        core.identities = .unknown
+        identities = .unknown
         if !merged {
-            core.forgetRemovedItems()
+            forgetRemovedItems()
         }
-        core.contentValidators = nil
-        core.contentVersion = nil
-        core.mirrorsStoredValue = false
+        contentValidators = nil
+        contentVersion = nil
+        mirrorsStoredValue = false
         prepare()
-        let empty = configureIfShown(value)
+        let empty = configureIfShown(value, for: loader)
         let now = loader.loadingClock.continuousNow
-        update { $0.apply(value, isEmpty: empty, at: now) }
+        update(for: loader) { $0.apply(value, isEmpty: empty, at: now) }
     }
 
     /// Calls ``Loading/configure(value:)`` with `value` unless it is empty and the
-    /// loader does not configure empty values; returns whether it is empty.
-    func configureIfShown(_ value: Value) -> Bool {
+    /// screen does not configure empty values; returns whether it is empty.
+    func configureIfShown(_ value: Value, for loader: some Loading<Value>) -> Bool {
         let empty = loader.isEmpty(value)
         if !empty || loader.configuresEmptyValues {
             loader.configure(value: value)
@@ -340,40 +293,8 @@ struct LoadingEngine<Loader: Loading> {
 
     /// Records that the content is current and unchanged: loaded now, no error,
     /// nothing in flight.
-    func markLoaded() {
+    func markLoaded(for loader: some Loading<Value>) {
         let now = loader.loadingClock.continuousNow
-        update { $0.confirm(at: now) }
+        update(for: loader) { $0.confirm(at: now) }
     }
-
-    /// Changes the state in place, then tells ``Loading/loadingStateDidChange(from:to:)``
-    /// and every observer.
-    ///
-    /// The previous state is kept without its content while `change` runs, so that
-    /// the content is uniquely referenced and appending a page does not copy it.
-    func update(_ change: (inout LoadingState<Value>) -> Void) {
-        update(in: core, change)
-    }
-
-    /// ``update(_:)`` with the loader's core, when the caller holds it already.
-    ///
-    /// - Parameters:
-    ///   - core: The loader's core, whose state changes.
-    ///   - change: A transition of the state.
-    func update(
-        in core: LoadingCore<Value>,
-        _ change: (inout LoadingState<Value>) -> Void
-    ) {
-        var previous = core.current
-        previous.stage { $0 = nil }
-        core.change(change)
-        let published = core.current
-        previous.stage { $0 = published.content }
-        loader.loadingStateDidChange(from: previous, to: published)
-        core.broadcast()
-    }
-}
-
-extension Loading {
-    /// The engine that runs this loader's loads.
-    var loadingEngine: LoadingEngine<Self> { LoadingEngine(loader: self) }
 }
