@@ -27,13 +27,17 @@ public final class LoadingCore<Value: Sendable>: Observable {
 
     /// The state the screen shows. Only the kit changes it, through its transitions.
     public var state: LoadingState<Value> {
-        registrar.access(self, keyPath: \.state)
+        registrar.access(self, keyPath: stateKey)
         return current
     }
 
     /// ``state`` as the kit reads it: no observation is registered.
     private(set) var current = LoadingState<Value>()
     private let registrar = ObservationRegistrar()
+    /// The key paths observers are told about, made once: in a generic class, each
+    /// `\.state` written in a function is a new key path, built at every call.
+    private lazy var stateKey: KeyPath<LoadingCore, LoadingState<Value>> = \.state
+    private lazy var pagesKey: KeyPath<LoadingCore, AnyObject?> = \.pages
 
     // MARK: - Bookkeeping (main actor only)
 
@@ -89,7 +93,7 @@ public final class LoadingCore<Value: Sendable>: Observable {
 
     /// Changes the state with `transition`, as one observable change.
     func change(_ transition: (inout LoadingState<Value>) -> Void) {
-        registrar.withMutation(of: self, keyPath: \.state) { transition(&current) }
+        registrar.withMutation(of: self, keyPath: stateKey) { transition(&current) }
     }
 
     /// Changes the state with `transition`, then tells
@@ -219,7 +223,7 @@ public final class LoadingCore<Value: Sendable>: Observable {
 
     /// The window of pages of a list whose pages `Cursor` asks for.
     func pagination<Cursor>(of _: Cursor.Type) -> PaginationState<Cursor> {
-        registrar.access(self, keyPath: \.pages)
+        registrar.access(self, keyPath: pagesKey)
         return (pages as? PaginationBox<Cursor>)?.state ?? PaginationState()
     }
 
@@ -235,7 +239,7 @@ public final class LoadingCore<Value: Sendable>: Observable {
             box = PaginationBox()
             pages = box
         }
-        return registrar.withMutation(of: self, keyPath: \.pages) { change(&box.state) }
+        return registrar.withMutation(of: self, keyPath: pagesKey) { change(&box.state) }
     }
 }
 
