@@ -6,9 +6,10 @@ import LoadingKitTesting
     import FoundationNetworking
 #endif
 
-/// A `Loading` conformer over `URLSessionTransport` against a hand-written
-/// `URLSession` + `JSONDecoder` + main-actor assignment, on the same session and
-/// loopback server.
+/// A `Loading` conformer and `Webservice.load` over `URLSessionTransport` against the
+/// transport row — `URLSessionTransport.send` + `JSONDecoder` + main-actor assignment,
+/// the same route — and that row against a hand-written completion-handler data task,
+/// on the same session and loopback server.
 @MainActor
 struct HTTPScenario {
     let quick: Bool
@@ -40,31 +41,37 @@ struct HTTPScenario {
             let sequential = try await interleaved.compare {
                 try await kitSequential(path, count: perRound)
             } baseline: {
-                try await baselineSequential(path, count: perRound)
+                try await baselineSequential(path, count: perRound, tag: "t", load: transportLoad)
             }
             rows.append(
                 Measurement(
                     scenario: "http-sequential \(label)",
                     comparison: sequential,
-                    budget: 1.02,
+                    budget: 1.03,
                     note:
-                        "Loading.load over URLSessionTransport vs URLSession + JSONDecoder + main-actor state"
+                        "Loading.load vs the transport row: URLSessionTransport.send + decode + state"
                 )
             )
             let concurrent = try await interleaved.compare {
                 try await kitConcurrent(path, perWorker: max(1, perRound / 8))
             } baseline: {
-                try await baselineConcurrent(path, perWorker: max(1, perRound / 8))
+                try await baselineConcurrent(
+                    path,
+                    perWorker: max(1, perRound / 8),
+                    tag: "t",
+                    load: transportLoad
+                )
             }
             rows.append(
                 Measurement(
                     scenario: "http-concurrent-16 \(label)",
                     comparison: concurrent,
-                    budget: 1.02,
+                    budget: 1.03,
                     note: "16 loads in flight"
                 )
             )
         }
+        rows += try await transportAlone(rounds: rounds)
         rows += try await webserviceAlone(rounds: rounds)
         rows += try await againstPeer(rounds: rounds)
         var control = Interleaved(rounds: rounds)
@@ -84,18 +91,31 @@ struct HTTPScenario {
         return rows
     }
 
-    /// `Webservice.load` called where the hand-written baseline calls its fetch, 1 KB:
-    /// the kit's networking without a loader.
+    /// The transport row against the hand-written data task, 1 KB: what the route with
+    /// the streamed size limit (a session delegate) costs.
+    private func transportAlone(rounds: Int) async throws -> [Measurement] {
+        try await rows(
+            named: ("transport sequential 1 KB", "transport concurrent-16 1 KB"),
+            kit: handWrittenSide(tag: "t", load: transportLoad),
+            baseline: handWrittenSide(tag: "b"),
+            rounds: rounds,
+            budget: 1.03,
+            note: "URLSessionTransport.send + decode vs a completion-handler data task + decode"
+        )
+    }
+
+    /// `Webservice.load` called where the transport row calls its send, 1 KB: the kit's
+    /// networking without a loader.
     private func webserviceAlone(rounds: Int) async throws -> [Measurement] {
         let webservice = Webservice(transport: transport)
         let load: Load = { url in try await webservice.load(Resource<[BenchItem]>(url: url)) }
         return try await rows(
             named: ("webservice-load sequential 1 KB", "webservice-load concurrent-16 1 KB"),
             kit: handWrittenSide(tag: "w", load: load),
-            baseline: handWrittenSide(tag: "b"),
+            baseline: handWrittenSide(tag: "t", load: transportLoad),
             rounds: rounds,
-            budget: 1.01,
-            note: "Webservice.load vs URLSession + JSONDecoder, both assigned to main-actor state"
+            budget: 1.03,
+            note: "Webservice.load vs the transport row, both assigned to main-actor state"
         )
     }
 
@@ -256,6 +276,15 @@ struct HTTPScenario {
             for worker in workers {
                 try await worker.value
             }
+        }
+    }
+
+    /// The transport row's load: `URLSessionTransport.send` and a decode.
+    private var transportLoad: Load {
+        let transport = self.transport
+        return { url in
+            let (data, _) = try await transport.send(URLRequest(url: url))
+            return try JSONDecoder().decode([BenchItem].self, from: data)
         }
     }
 

@@ -64,7 +64,7 @@ struct StoreScenarios {
         return Row(
             "store-miss",
             comparison,
-            budget: 1.01,
+            budget: 1.05,
             note: "a load of a new resource, stored, vs the same load with storage disabled"
         )
     }
