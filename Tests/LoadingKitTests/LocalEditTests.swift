@@ -26,10 +26,7 @@ struct LocalEditTests {
         let feed = PagedFeed(transport: mock)
         feed.maxPages = maxPages
         for number in 1...pages {
-            mock.respond(
-                to: "/posts?page=\(number)&per_page=3",
-                with: .json(Post.list((1...3).map { 3 * (number - 1) + $0 }))
-            )
+            mock.respond(page: number, posts: (1...3).map { 3 * (number - 1) + $0 })
         }
         await feed.loadFirstPage()
         for _ in 1..<pages {
@@ -179,7 +176,7 @@ struct LocalEditTests {
         feed.edit(.inserting(Post(100), at: 0))
         #expect(feed.ids == [100, 1, 3, 4, 5, 6])
         // The server shifted item 2 onto the next page: it stays removed.
-        mock.respond(to: "/posts?page=3&per_page=3", with: .json(Post.list([2, 7, 8])))
+        mock.respond(page: 3, posts: [2, 7, 8])
         await feed.loadNextPage()
         #expect(feed.ids == [100, 1, 3, 4, 5, 6, 7, 8])
         #expect(feed.changes.last == .appended(6..<8))
@@ -192,7 +189,7 @@ struct LocalEditTests {
         feed.edit(.inserting(Post(100), at: 0))
         feed.edit(.removing(id: 5))
         #expect(feed.ids == [100, 1, 3, 4, 6])
-        mock.respond(to: "/posts?page=3&per_page=3", with: .json(Post.list([7, 8, 9])))
+        mock.respond(page: 3, posts: [7, 8, 9])
         await feed.loadNextPage()
         // The head page held 100, 1 and 3 after the edits.
         #expect(feed.ids == [4, 6, 7, 8, 9])
@@ -241,7 +238,7 @@ struct LocalEditTests {
         let feed = await pagedFeed(pages: 2, maxPages: 2)
         feed.edit(.replacing(Post(id: 3, title: "Three")))
         feed.edit(.replacing(Post(id: 4, title: "Four")))
-        mock.respond(to: "/posts?page=3&per_page=3", with: .json(Post.list([7, 8, 9])))
+        mock.respond(page: 3, posts: [7, 8, 9])
         await feed.loadNextPage()
         #expect(feed.ids == [4, 5, 6, 7, 8, 9])
         #expect(feed.loadingState.content?.first?.title == "Four")
@@ -256,10 +253,7 @@ struct LocalEditTests {
         second.maxPages = 2
         for feed in [first, second] {
             for number in 1...2 {
-                mock.respond(
-                    to: "/posts?page=\(number)&per_page=3",
-                    with: .json(Post.list((1...3).map { 3 * (number - 1) + $0 }))
-                )
+                mock.respond(page: number, posts: (1...3).map { 3 * (number - 1) + $0 })
             }
             await feed.loadFirstPage()
             await feed.loadNextPage()
@@ -271,7 +265,7 @@ struct LocalEditTests {
         let stored = webservice.storedValue(for: firstPage)
         #expect(stored?.value.items.map(\.id) == [1, 3])
 
-        mock.respond(to: "/posts?page=3&per_page=3", with: .json(Post.list([7, 8, 9])))
+        mock.respond(page: 3, posts: [7, 8, 9])
         await second.loadNextPage()
         // The second screen's head page held two items after the edit.
         #expect(second.ids == [4, 5, 6, 7, 8, 9])
@@ -328,7 +322,7 @@ struct LocalEditTests {
         feed.edit(.changing { $0.removeLast(2) })
         #expect(feed.ids == [1, 2, 3, 4])
         #expect(feed.changes.last == .replaced)
-        mock.respond(to: "/posts?page=3&per_page=3", with: .json(Post.list([7, 8, 9])))
+        mock.respond(page: 3, posts: [7, 8, 9])
         await feed.loadNextPage()
         #expect(feed.ids == [4, 7, 8, 9])
         #expect(feed.changes.suffix(2) == [.appended(4..<7), .removed(0..<3)])

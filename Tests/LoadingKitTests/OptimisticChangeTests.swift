@@ -56,10 +56,7 @@ struct OptimisticChangeTests {
     func pagedListAtOnce() async throws {
         let webservice = Webservice(transport: mock)
         for page in 1...2 {
-            mock.respond(
-                to: "/posts?page=\(page)&per_page=3",
-                with: .json(Post.list((page * 3 - 2)...(page * 3)))
-            )
+            mock.respond(page: page, posts: (page * 3 - 2)...(page * 3))
         }
         let list = PagedScreen<Post, Int>(webservice: webservice) { page in
             .pageNumber(url: Post.baseURL.appending(path: "posts"), page: page, size: 3)

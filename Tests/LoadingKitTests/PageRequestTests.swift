@@ -12,15 +12,6 @@ struct PageRequestTests {
     let recorder = EventRecorder()
     let postsURL = URL(string: "https://api.example.com/posts")!
 
-    /// Posts `ids` as the page `number` of size 3.
-    func script(page number: Int, _ ids: [Int], after gate: MockTransport.Gate? = nil) {
-        mock.respond(
-            to: "/posts?page=\(number)&per_page=3",
-            with: .json(Post.list(ids)),
-            after: gate
-        )
-    }
-
     func makeScreen() -> PagedScreen<Post, Int> {
         let webservice = Webservice(transport: mock, configuration: .init(monitor: recorder))
         return PagedScreen(webservice: webservice) { [postsURL] page in
@@ -30,15 +21,15 @@ struct PageRequestTests {
 
     @Test("a next page asked for during a forced reload waits for it, then loads after its pages")
     func nextPageDuringForcedReload() async throws {
-        script(page: 1, [1, 2, 3])
-        script(page: 2, [4, 5, 6])
+        mock.respond(page: 1, posts: [1, 2, 3])
+        mock.respond(page: 2, posts: [4, 5, 6])
         let screen = makeScreen()
         await screen.loadFirstPage()
         await screen.loadNextPage()
         let gate = MockTransport.Gate()
-        script(page: 1, [1, 2, 3], after: gate)
-        script(page: 2, [4, 5, 6])
-        script(page: 3, [7, 8, 9])
+        mock.respond(page: 1, posts: [1, 2, 3], after: gate)
+        mock.respond(page: 2, posts: [4, 5, 6])
+        mock.respond(page: 3, posts: [7, 8, 9])
         let reload = screen.startLoadingFirstPage(policy: .force)
         await gate.waitForArrivals()
 
@@ -58,11 +49,11 @@ struct PageRequestTests {
 
     @Test("a page held during a reload is dropped by a cancellation, which says so")
     func heldPageCancelled() async throws {
-        script(page: 1, [1, 2, 3])
+        mock.respond(page: 1, posts: [1, 2, 3])
         let screen = makeScreen()
         await screen.loadFirstPage()
         let gate = MockTransport.Gate()
-        script(page: 1, [1, 2, 3], after: gate)
+        mock.respond(page: 1, posts: [1, 2, 3], after: gate)
         let reload = screen.startLoadingFirstPage(policy: .force)
         await gate.waitForArrivals()
         let page = screen.startLoadingNextPage()
@@ -85,12 +76,12 @@ struct PageRequestTests {
             to: "/other",
             with: .json(Post.list([7])).header("Cache-Control", "max-age=60")
         )
-        script(page: 1, [1, 2, 3])
+        mock.respond(page: 1, posts: [1, 2, 3])
         let screen = makeScreen()
         await PostsScreen(webservice: screen.webservice).load(resource: other)
         await screen.loadFirstPage()
         let gate = MockTransport.Gate()
-        script(page: 1, [1, 2, 3], after: gate)
+        mock.respond(page: 1, posts: [1, 2, 3], after: gate)
         let reload = screen.startLoadingFirstPage(policy: .force)
         await gate.waitForArrivals()
         let page = screen.startLoadingNextPage()
@@ -154,19 +145,19 @@ struct PageRequestTests {
 
     @Test("a reload after items were published at the head keeps every row shown")
     func reloadAfterHeadGrew() async throws {
-        script(page: 1, [1, 2, 3])
-        script(page: 2, [4, 5, 6])
-        script(page: 3, [7, 8, 9])
+        mock.respond(page: 1, posts: [1, 2, 3])
+        mock.respond(page: 2, posts: [4, 5, 6])
+        mock.respond(page: 3, posts: [7, 8, 9])
         let screen = makeScreen()
         await screen.loadFirstPage()
         await screen.loadNextPage()
         await screen.loadNextPage()
         #expect(screen.items.map(\.id) == Array(1...9))
 
-        script(page: 1, [102, 101, 1])
-        script(page: 2, [2, 3, 4])
-        script(page: 3, [5, 6, 7])
-        script(page: 4, [8, 9, 10])
+        mock.respond(page: 1, posts: [102, 101, 1])
+        mock.respond(page: 2, posts: [2, 3, 4])
+        mock.respond(page: 3, posts: [5, 6, 7])
+        mock.respond(page: 4, posts: [8, 9, 10])
         await screen.reload()
         #expect(screen.items.map(\.id) == [102, 101] + Array(1...10))
         #expect(screen.pagination.pagesLoaded == 4)
@@ -175,12 +166,12 @@ struct PageRequestTests {
 
     @Test("a reload stops looking for the last row shown after as many pages again")
     func reloadCoveringIsBounded() async throws {
-        script(page: 1, [1, 2, 3])
+        mock.respond(page: 1, posts: [1, 2, 3])
         let screen = makeScreen()
         await screen.loadFirstPage()
 
-        script(page: 1, [104, 103, 102])
-        script(page: 2, [101, 100, 99])
+        mock.respond(page: 1, posts: [104, 103, 102])
+        mock.respond(page: 2, posts: [101, 100, 99])
         await screen.reload()
         #expect(screen.items.map(\.id) == [104, 103, 102, 101, 100, 99])
         #expect(mock.requests.count == 3)

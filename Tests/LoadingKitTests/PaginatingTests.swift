@@ -10,15 +10,6 @@ struct PaginatingTests {
     let mock = MockTransport()
     let postsURL = URL(string: "https://api.example.com/posts")!
 
-    /// Posts `ids` as the page `number` of size 3.
-    func script(page number: Int, _ ids: [Int], after gate: MockTransport.Gate? = nil) {
-        mock.respond(
-            to: "/posts?page=\(number)&per_page=3",
-            with: .json(Post.list(ids)),
-            after: gate
-        )
-    }
-
     func makeScreen() -> PagedScreen<Post, Int> {
         PagedScreen(transport: mock) { [postsURL] page in
             .pageNumber(url: postsURL, page: page, size: 3)
@@ -29,8 +20,8 @@ struct PaginatingTests {
 
     @Test("the first page replaces the content; each next page appends and reports its range")
     func appendsPages() async throws {
-        script(page: 1, [1, 2, 3])
-        script(page: 2, [4, 5, 6])
+        mock.respond(page: 1, posts: [1, 2, 3])
+        mock.respond(page: 2, posts: [4, 5, 6])
         let screen = makeScreen()
         await screen.loadFirstPage()
         #expect(screen.pagination.hasMorePages)
@@ -53,9 +44,9 @@ struct PaginatingTests {
 
     @Test("at most one next page is in flight; a page is applied once")
     func oneNextPageInFlight() async throws {
-        script(page: 1, [1, 2, 3])
+        mock.respond(page: 1, posts: [1, 2, 3])
         let gate = MockTransport.Gate()
-        script(page: 2, [4, 5, 6], after: gate)
+        mock.respond(page: 2, posts: [4, 5, 6], after: gate)
         let screen = makeScreen()
         await screen.loadFirstPage()
         let first = try #require(screen.loadNextPageIfNeeded(currentIndex: 2))
@@ -74,9 +65,9 @@ struct PaginatingTests {
 
     @Test("a failed next page keeps the items; a retry asks for the same page")
     func failedPageRetried() async throws {
-        script(page: 1, [1, 2, 3])
+        mock.respond(page: 1, posts: [1, 2, 3])
         mock.respond(to: "/posts?page=2&per_page=3", with: .text("busy", status: 503))
-        script(page: 2, [4, 5])
+        mock.respond(page: 2, posts: [4, 5])
         let screen = makeScreen()
         await screen.loadFirstPage()
         await screen.loadNextPage()
@@ -99,10 +90,10 @@ struct PaginatingTests {
 
     @Test("items shifted between pages are neither duplicated nor dropped")
     func shiftedPages() async throws {
-        script(page: 1, [10, 9, 8])
+        mock.respond(page: 1, posts: [10, 9, 8])
         // Post 11 was published meanwhile: page 2 starts with 8 again.
-        script(page: 2, [8, 7, 6])
-        script(page: 3, [5, 5, 4])
+        mock.respond(page: 2, posts: [8, 7, 6])
+        mock.respond(page: 3, posts: [5, 5, 4])
         let screen = makeScreen()
         await screen.loadFirstPage()
         await screen.loadNextPage()
@@ -113,12 +104,12 @@ struct PaginatingTests {
 
     @Test("the infinite-scroll trigger waits for the prefetch distance")
     func prefetchDistance() async throws {
-        script(page: 1, [1, 2, 3])
+        mock.respond(page: 1, posts: [1, 2, 3])
         let screen = makeScreen()
         screen.prefetchDistance = 1
         await screen.loadFirstPage()
         #expect(screen.loadNextPageIfNeeded(currentIndex: 0) == nil)
-        script(page: 2, [4])
+        mock.respond(page: 2, posts: [4])
         let task = try #require(screen.loadNextPageIfNeeded(currentIndex: 1))
         await task.finish()
         #expect(ids(screen) == [1, 2, 3, 4])
@@ -126,15 +117,15 @@ struct PaginatingTests {
 
     @Test("a forced reload supersedes a next page in flight and reloads every page held")
     func forcedReloadSupersedesNextPage() async throws {
-        script(page: 1, [1, 2, 3])
-        script(page: 2, [4, 5, 6])
+        mock.respond(page: 1, posts: [1, 2, 3])
+        mock.respond(page: 2, posts: [4, 5, 6])
         let gate = MockTransport.Gate(honorsCancellation: false)
-        script(page: 3, [7, 8, 9], after: gate)
+        mock.respond(page: 3, posts: [7, 8, 9], after: gate)
         // Item 0 was published: the reload goes on to page 3, which holds item 6, the
         // last one shown.
-        script(page: 1, [0, 1, 2])
-        script(page: 2, [3, 4, 5])
-        script(page: 3, [6, 7, 8])
+        mock.respond(page: 1, posts: [0, 1, 2])
+        mock.respond(page: 2, posts: [3, 4, 5])
+        mock.respond(page: 3, posts: [6, 7, 8])
         let screen = makeScreen()
         await screen.loadFirstPage()
         await screen.loadNextPage()
@@ -151,7 +142,7 @@ struct PaginatingTests {
 
     @Test("ifNeeded keeps a loaded list")
     func firstPageIfNeeded() async throws {
-        script(page: 1, [1, 2, 3])
+        mock.respond(page: 1, posts: [1, 2, 3])
         let screen = makeScreen()
         await screen.loadFirstPage()
         await screen.loadFirstPage()
@@ -160,8 +151,8 @@ struct PaginatingTests {
 
     @Test("a head refresh keeps the loaded pages and where pagination is")
     func refreshKeepsPages() async throws {
-        script(page: 1, [9, 8, 7])
-        script(page: 2, [6, 5, 4])
+        mock.respond(page: 1, posts: [9, 8, 7])
+        mock.respond(page: 2, posts: [6, 5, 4])
         mock.respond(to: "/posts?since=9", with: .json(Post.list([11, 10, 9])))
         let feed = PagedFeed(transport: mock)
         await feed.loadFirstPage()
@@ -171,16 +162,16 @@ struct PaginatingTests {
         #expect(feed.pagination.pagesLoaded == 2)
         #expect(feed.pagination.nextCursor == 3)
         #expect(feed.changes == [.replaced, .appended(3..<6), .inserted(IndexSet(0..<2))])
-        script(page: 3, [3, 2, 1])
+        mock.respond(page: 3, posts: [3, 2, 1])
         await feed.loadNextPage()
         #expect(feed.loadingState.content?.map(\.id) == [11, 10] + (1...9).reversed())
     }
 
     @Test("a refresh supersedes a next page in flight, whose late result is never applied")
     func refreshSupersedesNextPage() async throws {
-        script(page: 1, [9, 8, 7])
+        mock.respond(page: 1, posts: [9, 8, 7])
         let stale = MockTransport.Gate(honorsCancellation: false)
-        script(page: 2, [6, 5, 4], after: stale)
+        mock.respond(page: 2, posts: [6, 5, 4], after: stale)
         mock.respond(to: "/posts?since=9", with: .json(Post.list([10, 9])))
         let feed = PagedFeed(transport: mock)
         await feed.loadFirstPage()
@@ -197,16 +188,16 @@ struct PaginatingTests {
 
     @Test("a refresh that cannot merge a paginated list shows its first page, and pages follow")
     func refreshReplacementRestartsPagination() async throws {
-        script(page: 1, [9, 8, 7])
+        mock.respond(page: 1, posts: [9, 8, 7])
         mock.respond(to: "/posts?since=9", with: .json(Post.list([30, 29, 28])))
-        script(page: 1, [30, 29, 28])
+        mock.respond(page: 1, posts: [30, 29, 28])
         let feed = PagedFeed(transport: mock)
         await feed.loadFirstPage()
         await feed.refresh()
         #expect(feed.changes.last == .replaced)
         #expect(feed.pagination.pagesLoaded == 1)
         #expect(feed.pagination.nextCursor == 2)
-        script(page: 2, [27, 26, 25])
+        mock.respond(page: 2, posts: [27, 26, 25])
         await feed.loadNextPage()
         #expect(feed.loadingState.content?.map(\.id) == [30, 29, 28, 27, 26, 25])
         #expect(mock.requests.count == 4)
@@ -217,7 +208,10 @@ struct PaginatingTests {
         let pages = 200
         for page in 1...pages {
             let first = (page - 1) * 3
-            script(page: page, page == pages ? [first] : [first, first + 1, first + 2])
+            mock.respond(
+                page: page,
+                posts: page == pages ? [first] : [first, first + 1, first + 2]
+            )
         }
         let screen = makeScreen()
         await screen.loadAllPages()
@@ -229,7 +223,7 @@ struct PaginatingTests {
 
     @Test("a rejected page keeps the list and the cursor")
     func rejectedPage() async throws {
-        script(page: 1, [1, 2, 3])
+        mock.respond(page: 1, posts: [1, 2, 3])
         let screen = RejectingScreen(transport: mock)
         await screen.loadFirstPage()
         mock.respond(to: "/posts?page=2&per_page=3", with: .json(Post.list([666])))
@@ -237,7 +231,7 @@ struct PaginatingTests {
         #expect(screen.loadingState.content?.map(\.id) == [1, 2, 3])
         #expect(screen.pagination.pageError == .rejected("the number of the beast"))
         #expect(screen.pagination.nextCursor == 2)
-        script(page: 2, [4])
+        mock.respond(page: 2, posts: [4])
         await screen.loadNextPage()
         #expect(screen.loadingState.content?.map(\.id) == [1, 2, 3, 4])
     }

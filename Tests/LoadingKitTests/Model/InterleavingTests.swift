@@ -125,13 +125,7 @@ struct ModelRun {
     private mutating func start(_ kind: ListOperation, _ operation: () -> LoadTask) async {
         guard let feed else { return }
         let flight = { feed.loading.currentFlight?.generation }
-        let deferred = {
-            switch kind {
-            case .nextPage: feed.pagination.isNextPageDeferred
-            case .previousPage: feed.pagination.isPreviousPageDeferred
-            default: false
-            }
-        }
+        let deferred = { kind.isDeferred(on: feed) }
         switch await tracker.start(operation, flight: flight, deferred: deferred, on: transport) {
         case .sent(let task, let id):
             superseded.formUnion(current)

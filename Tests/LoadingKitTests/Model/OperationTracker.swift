@@ -158,6 +158,16 @@ enum ListOperation: CustomStringConvertible {
     case nextPage
     case previousPage
 
+    /// Whether `feed` holds a page this operation asked for until its load ends.
+    @MainActor
+    func isDeferred(on feed: some Paginating) -> Bool {
+        switch self {
+        case .nextPage: feed.pagination.isNextPageDeferred
+        case .previousPage: feed.pagination.isPreviousPageDeferred
+        default: false
+        }
+    }
+
     /// Starts the operation on `feed` without waiting.
     @MainActor
     func start(on feed: some Paginating & Refreshable) -> LoadTask {

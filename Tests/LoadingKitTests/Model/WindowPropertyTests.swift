@@ -112,13 +112,7 @@ private struct WindowRun {
     private mutating func start(_ kind: ListOperation, _ operation: () -> LoadTask) async {
         let feed = self.feed
         let flight = { feed.loading.currentFlight?.generation }
-        let deferred = {
-            switch kind {
-            case .nextPage: feed.pagination.isNextPageDeferred
-            case .previousPage: feed.pagination.isPreviousPageDeferred
-            default: false
-            }
-        }
+        let deferred = { kind.isDeferred(on: feed) }
         switch await tracker.start(operation, flight: flight, deferred: deferred, on: transport) {
         case .sent(let task, let id): waiting[id, default: []].append(task)
         case .deferred(let task): held.add(task, for: kind)
