@@ -54,7 +54,7 @@ struct MutationTests {
             $0.insert(Post(2), at: 0)
         }
 
-        let saving = first.send(mutation)
+        let saving: MutationTask<Post> = first.send(mutation)
         #expect(saving.isInFlight)
         await gate.waitForArrivals()
         await waitUntil(second, shows: [2, 1])
@@ -88,7 +88,7 @@ struct MutationTests {
             $0.insert(Post(2), at: 0)
         }
 
-        let saving = first.send(mutation)
+        let saving: MutationTask<Post> = first.send(mutation)
         await gate.waitForArrivals()
         await waitUntil(second, shows: [2, 1])
         gate.open()
@@ -106,19 +106,24 @@ struct MutationTests {
     func rollbackKeepsConcurrentRevalidation() async throws {
         let webservice = webservice()
         let (first, second) = await twoScreens(on: webservice)
+        let reloadGate = MockTransport.Gate()
+        mock.respond(to: "/posts", with: .json(Post.list([3, 1])), after: reloadGate)
         let gate = MockTransport.Gate()
         mock.respond(to: "/posts", method: .post, with: .status(500), after: gate)
-        mock.respond(to: "/posts", with: .json(Post.list([3, 1])))
         let mutation = try Mutation(create(2)).optimistically(updating: posts) {
             $0.insert(Post(2), at: 0)
         }
+        // The revalidation is sent before the mutation: it does not wait for it.
+        let reload = Task { await first.load(resource: posts, policy: .force) }
+        await reloadGate.waitForArrivals()
 
         let saving = Task { try await webservice.send(mutation) }
         await gate.waitForArrivals()
         await waitUntil(second, shows: [2, 1])
-        await first.load(resource: posts, policy: .force)
+        reloadGate.open()
+        await reload.value
         #expect(first.ids == [2, 3, 1])
-        #expect(second.ids == [2, 3, 1])
+        await waitUntil(second, shows: [2, 3, 1])
         gate.open()
         await #expect(throws: WebserviceError.self) { try await saving.value }
         await waitUntil(second, shows: [3, 1])
@@ -226,7 +231,7 @@ struct MutationTests {
         let webservice = webservice()
         let screen = PostsScreen(webservice: webservice, clock: clock)
         mock.respond(to: "/posts", method: .post, with: .status(422))
-        let saving = screen.send(try Mutation(create(2)))
+        let saving: MutationTask<Post> = screen.send(try Mutation(create(2)))
         await confirmation("isInFlight changes") { changed in
             withObservationTracking {
                 _ = saving.isInFlight

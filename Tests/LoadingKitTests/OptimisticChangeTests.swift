@@ -42,7 +42,7 @@ struct OptimisticChangeTests {
         )
         .optimistically(updating: posts) { $0.insert(Post(2), at: 0) }
 
-        let saving = first.send(mutation)
+        let saving: MutationTask<Post> = first.send(mutation)
         #expect(first.ids == [2, 1])
         #expect(second.ids == [2, 1])
         #expect(webservice.storedValue(for: posts)?.value.map(\.id) == [2, 1])
@@ -70,7 +70,7 @@ struct OptimisticChangeTests {
         let gate = MockTransport.Gate()
         mock.respond(to: "/posts/5", method: .patch, with: .status(500), after: gate)
 
-        let saving = detail.send(try rename(5, to: "Renamed"))
+        let saving: MutationTask<Post> = detail.send(try rename(5, to: "Renamed"))
         #expect(detail.titles.last == "Renamed")
         #expect(list.items.map(\.title)[4] == "Renamed")
         #expect(list.changes.suffix(2) == [.removed(4..<5), .inserted(IndexSet(integer: 4))])
@@ -81,21 +81,5 @@ struct OptimisticChangeTests {
         for await state in list.states where state.content?[4].title == "Post 5" { break }
         #expect(detail.titles.last == "Post 5")
         #expect(list.items.map(\.id) == Array(1...6))
-    }
-}
-
-/// A detail screen: one post's title.
-@MainActor
-private final class DetailScreen: Loading {
-    let loading = LoadingCore<Post>()
-    let webservice: Webservice
-    private(set) var titles: [String] = []
-
-    init(webservice: Webservice) {
-        self.webservice = webservice
-    }
-
-    func configure(value: Post) {
-        titles.append(value.title)
     }
 }

@@ -3,7 +3,8 @@ import Observation
 
 /// A mutation a screen sent, observable while it runs: whether it is in flight, and
 /// how it ended — with Observation, so a SwiftUI view or `withObservationTracking`
-/// follows it.
+/// follows it. `A` is the type of the server's answer. Keeping the task is optional:
+/// the mutation runs to its end, and calls its completion once, either way.
 ///
 /// ```swift
 /// let saving = screen.send(rename)
@@ -30,25 +31,23 @@ public final class MutationTask<A: Sendable> {
 
     /// Shows the optimistic changes of `mutation` on the stored values and on every
     /// screen showing them, in this main-actor turn; then sends it through
-    /// `webservice` and calls `completion`.
+    /// `webservice` and calls `completion` — once, whether or not anyone keeps the
+    /// task: the mutation keeps it until it has ended.
     func start(
         _ mutation: Mutation<A>,
         through webservice: Webservice,
         completion: (@MainActor (MutationTask<A>) -> Void)?
     ) {
-        let id = webservice.showChanges(of: mutation, notifying: false)
-        let shared = SharedValues.of(webservice)
-        for identity in mutation.changedIdentities {
-            shared.propagate(identity, in: webservice.store)
-        }
-        task = Task { @MainActor [weak self] in
+        let start = webservice.beginShowingChanges(of: mutation)
+        task = Task { @MainActor in
             let outcome: Result<A, WebserviceError>
             do throws(WebserviceError) {
-                outcome = .success(try await webservice.complete(mutation, startedAs: id))
+                outcome = .success(
+                    try await webservice.completeShowingAnswer(of: mutation, startedAs: start)
+                )
             } catch {
                 outcome = .failure(error)
             }
-            guard let self else { return }
             self.end(with: outcome)
             completion?(self)
         }

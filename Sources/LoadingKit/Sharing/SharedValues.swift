@@ -68,7 +68,8 @@ final class SharedValues {
 
     /// Shows the stored value of `identity` to every loader showing it that has not
     /// shown it yet.
-    func propagate(_ identity: ResourceIdentity, in store: StoredValues) {
+    /// `isAnswer` says the value is a mutation's answer, which list rows show too.
+    func propagate(_ identity: ResourceIdentity, in store: StoredValues, isAnswer: Bool = false) {
         let live = liveObservers(of: identity)
         let lists = liveItemLists()
         guard live != nil || !lists.isEmpty, let entry = store.entry(for: identity) else {
@@ -78,7 +79,7 @@ final class SharedValues {
             observer.show(entry)
         }
         for list in lists {
-            list.showItem(entry, of: identity)
+            list.showItem(entry, of: identity, isAnswer: isAnswer)
         }
     }
 
@@ -100,6 +101,8 @@ final class SharedValues {
         switch change {
         case .value(let identity):
             propagate(identity, in: store)
+        case .answered(let identity):
+            propagate(identity, in: store, isAnswer: true)
         case .invalidated(let invalidation):
             for identity in Array(observers.keys) where invalidation.covers(identity) {
                 reload(identity)
@@ -170,6 +173,7 @@ protocol StoredValueObserver: AnyObject {
     /// resources.
     var isShowingItems: Bool { get }
     /// Shows the stored value of `identity` in the rows of the items that are its
-    /// value, while a mutation changes it and once it has ended.
-    func showItem(_ entry: StoredEntry, of identity: ResourceIdentity)
+    /// value, while a mutation changes it, once it has ended, and when it is a
+    /// mutation's answer (`isAnswer`).
+    func showItem(_ entry: StoredEntry, of identity: ResourceIdentity, isAnswer: Bool)
 }

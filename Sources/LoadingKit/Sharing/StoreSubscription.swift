@@ -67,12 +67,12 @@ final class StoreSubscription<Loader: Loading>: StoredValueObserver {
     /// Shows an item's stored value in its rows while a mutation changes it
     /// optimistically, and once more when the change is kept or taken back; other
     /// values of the item leave the rows to the list's own loads.
-    func showItem(_ entry: StoredEntry, of identity: ResourceIdentity) {
+    func showItem(_ entry: StoredEntry, of identity: ResourceIdentity, isAnswer: Bool) {
         guard let loader, let elements = loader.loading.lastResource?.storedElements else {
             return
         }
         if entry.edits.isEmpty {
-            guard itemsChanged.remove(identity) != nil else { return }
+            guard itemsChanged.remove(identity) != nil || isAnswer else { return }
         } else {
             itemsChanged.insert(identity)
         }

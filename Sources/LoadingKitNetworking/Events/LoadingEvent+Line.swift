@@ -49,6 +49,10 @@ extension LoadingEvent: CustomStringConvertible {
             "deferred a page of \(target): it loads once the list's load ends"
         case .pageRefused:
             "refused a page of \(target): the list shows no pages of it"
+        case .waitingForMutation:
+            "⏸ \(target) waits for a mutation under way"
+        case .overtakenByMutation:
+            "↻ \(target) answered before a mutation ended: not stored, sent again"
         }
     }
 

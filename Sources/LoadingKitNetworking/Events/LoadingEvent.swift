@@ -15,7 +15,7 @@ import Foundation
 /// ```
 public struct LoadingEvent: Sendable {
     /// What happened.
-    public enum Kind: Sendable {
+    public enum Kind: Sendable, Equatable {
         /// A request went to the transport; `attempt` counts from 1, retries included.
         case started(attempt: Int)
         /// A response arrived, whatever its status.
@@ -51,6 +51,13 @@ public struct LoadingEvent: Sendable {
         /// A list's page was asked for and not loaded: the list shows no pages, or
         /// shows another list's.
         case pageRefused
+        /// The request waits for a mutation under way: one that changes what it loads,
+        /// or, for a mutation, the one sent before it in its scope.
+        case waitingForMutation
+        /// The answer arrived after a mutation that changed the resource ended, and was
+        /// sent before: it is not stored — it could predate the change — and the
+        /// request is sent again.
+        case overtakenByMutation
     }
 
     /// What happened.

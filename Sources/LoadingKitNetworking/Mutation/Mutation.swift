@@ -13,13 +13,31 @@
 /// let saved = try await webservice.send(rename)
 /// ```
 ///
+/// The server's answer can be the new value of a resource, shown on every screen at
+/// once with no second request:
+///
+/// ```swift
+/// let renamed = try await webservice.send(
+///     Mutation(Post.rename(id: 3, to: "New title")).storingAnswer(as: Post.resource(id: 3))
+/// )
+/// ```
+///
 /// A mutation is sent once: never shared with an identical one in flight nor retried,
-/// unless ``coalescing()`` or ``retrying(_:)`` says so.
+/// unless ``coalescing()`` or ``retrying(_:)`` says so. Mutations of one
+/// ``scoped(_:)`` scope are sent one after another, in the order sent.
 public struct Mutation<A: Sendable>: Sendable {
     /// A change shown at once on one stored value.
     struct Change: Sendable {
         let identity: ResourceIdentity
         let apply: @Sendable (any Sendable) -> any Sendable
+    }
+
+    /// What the server's answer does to one stored value once the mutation succeeds.
+    struct Answer: Sendable {
+        let identity: ResourceIdentity
+        /// The value to store, from the value stored (`nil` when there is none) and the
+        /// answer; `nil` leaves the entry as it is.
+        let apply: @Sendable ((any Sendable)?, A) -> (any Sendable)?
     }
 
     /// The request and the parse of its answer.
@@ -31,7 +49,10 @@ public struct Mutation<A: Sendable>: Sendable {
     /// Whether an identical mutation in flight is shared rather than sent again.
     /// Default: `false`.
     public private(set) var coalesces = false
+    /// The scope whose mutations run one after another; `nil` for none. Default: `nil`.
+    public private(set) var scope: String?
     private(set) var changes: [Change] = []
+    private(set) var answers: [Answer] = []
 
     /// A mutation sending `resource`.
     ///
@@ -61,6 +82,66 @@ public struct Mutation<A: Sendable>: Sendable {
                 return typed
             }
         )
+        return copy
+    }
+
+    /// This mutation, storing the server's answer as the value of `target` once it
+    /// succeeds — a `PATCH /posts/3` answering the post — so that every screen showing
+    /// `target` shows it at once, with no second request. An optimistic change of
+    /// `target` gives way to the answer in the same step.
+    ///
+    /// - Parameter target: The resource whose value the answer is.
+    /// - Returns: The mutation storing its answer.
+    public func storingAnswer(as target: Resource<A>) -> Mutation {
+        var copy = self
+        copy.answers.append(Answer(identity: target.identity) { _, answer in answer })
+        return copy
+    }
+
+    /// This mutation, changing the stored value of `target` with the server's answer
+    /// once it succeeds — a `POST /posts` answering the new post, which `merge` puts in
+    /// the list — so that every screen showing `target` shows it at once, with no
+    /// second request. Nothing happens when no value of `target` is stored. An
+    /// optimistic change of `target` gives way to the merged answer in the same step.
+    ///
+    /// ```swift
+    /// let create = Mutation(Post.create(draft))
+    ///     .mergingAnswer(into: Post.all) { posts, created in posts.insert(created, at: 0) }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - target: The resource whose stored value changes.
+    ///   - merge: Puts the answer in the stored value.
+    /// - Returns: The mutation merging its answer.
+    public func mergingAnswer<B: Sendable>(
+        into target: Resource<B>,
+        _ merge: @escaping @Sendable (inout B, A) -> Void
+    ) -> Mutation {
+        var copy = self
+        copy.answers.append(
+            Answer(identity: target.identity) { stored, answer in
+                guard var typed = stored as? B else { return nil }
+                merge(&typed, answer)
+                return typed
+            }
+        )
+        return copy
+    }
+
+    /// This mutation, sent only once every mutation sent before it with the same
+    /// `scope` has ended: two edits of one item reach the server in the order they
+    /// were made. Mutations of different scopes, or of none, run side by side.
+    ///
+    /// ```swift
+    /// screen.send(Mutation(Post.rename(id: 3, to: "Draft")).scoped("post-3"))
+    /// screen.send(Mutation(Post.publish(id: 3)).scoped("post-3"))  // sent after the rename
+    /// ```
+    ///
+    /// - Parameter scope: Names the mutations that run one after another.
+    /// - Returns: The scoped mutation.
+    public func scoped(_ scope: String) -> Mutation {
+        var copy = self
+        copy.scope = scope
         return copy
     }
 
@@ -97,4 +178,20 @@ public struct Mutation<A: Sendable>: Sendable {
 
     /// The identities of the stored values the mutation changes at once.
     package var changedIdentities: [ResourceIdentity] { changes.map(\.identity) }
+
+    /// The identities of the stored values the mutation's answer changes.
+    package var answeredIdentities: [ResourceIdentity] { answers.map(\.identity) }
+
+    /// The identities of the stored values the mutation changes at once or with its
+    /// answer.
+    package var touchedIdentities: [ResourceIdentity] {
+        changes.map(\.identity) + answers.map(\.identity)
+    }
+
+    /// Whether the mutation changes the value of `identity` — at once, with its
+    /// answer, or on the server, as its invalidations say: a load of it waits until
+    /// the mutation has ended.
+    func changesValue(of identity: ResourceIdentity) -> Bool {
+        touchedIdentities.contains(identity) || invalidations.contains { $0.covers(identity) }
+    }
 }

@@ -1,24 +1,31 @@
+import Foundation
+
 extension Webservice {
     /// Sends `mutation`: shows its optimistic changes on the stored values at once,
-    /// sends its request, then keeps the changes and invalidates what it names (and the
-    /// values it changed) if it succeeds, or takes the changes back exactly if it fails
-    /// or is cancelled — keeping every value stored meanwhile.
+    /// waits for the mutations sent before it in its scope, sends its request, then
+    /// stores its answer where it says, keeps the changes and invalidates what it names
+    /// (and the values it changed) if it succeeds, or takes the changes back exactly if
+    /// it fails or is cancelled — keeping every value stored meanwhile.
     ///
     /// ```swift
     /// let saved = try await webservice.send(Mutation(Post.create(draft)).invalidating(.resource(Post.all)))
     /// ```
     ///
+    /// A load of a value the mutation changes waits until it has ended, and the answer
+    /// to a load sent before it ended is not stored: it could predate the change.
+    ///
     /// - Parameter mutation: What to send and what it changes.
     /// - Returns: The parsed answer.
-    /// - Throws: ``WebserviceError`` for every failure.
+    /// - Throws: ``WebserviceError`` for every failure; ``WebserviceError/cancelled``
+    ///   when the calling task is cancelled.
     public func send<A: Sendable>(_ mutation: Mutation<A>) async throws(WebserviceError) -> A {
-        try await complete(mutation, startedAs: showChanges(of: mutation, notifying: true))
+        try await complete(mutation, startedAs: begin(mutation, notifying: true))
     }
 
     /// Shows the optimistic changes of `mutation` on the stored values, telling the
-    /// loaders when `notifying` (otherwise the caller tells them, in its own turn);
-    /// returns the number that names the changes.
-    package func showChanges<A>(of mutation: Mutation<A>, notifying: Bool) -> UInt64 {
+    /// loaders when `notifying` (otherwise the caller tells them, in its own turn), and
+    /// gives the mutation its turn in its scope.
+    package func begin<A>(_ mutation: Mutation<A>, notifying: Bool) -> MutationStart {
         let id = store.nextSequence()
         for change in mutation.changes {
             store.update(change.identity, notifies: notifying) { entry in
@@ -26,45 +33,128 @@ extension Webservice {
                 return true
             }
         }
-        return id
+        let turn = writes.enqueue(in: mutation.scope, changing: mutation.changesValue(of:))
+        return MutationStart(id: id, turn: turn, notifies: notifying)
     }
 
-    /// Sends `mutation`, whose changes ``showChanges(of:notifying:)`` showed as `id`,
-    /// then keeps or takes back the changes and invalidates as ``send(_:)`` says.
+    /// Sends `mutation`, which ``begin(_:notifying:)`` started as `start`, once its
+    /// turn has come, then settles the stored values as ``send(_:)`` says.
     package func complete<A: Sendable>(
         _ mutation: Mutation<A>,
-        startedAs id: UInt64
+        startedAs start: MutationStart
     ) async throws(WebserviceError) -> A {
+        await start.turn.previousEnded {
+            self.report(.waitingForMutation, about: mutation.resource)
+        }
         let outcome: Result<Fetched<A>, WebserviceError>
+        // Cancelled before its turn came, it never reached the server.
+        let isSent = !Task.isCancelled
         do throws(WebserviceError) {
+            guard isSent else { throw .cancelled }
             // Retried and shared only as the mutation says.
             outcome = .success(
                 try await fetch(
                     mutation.resource,
                     lease: nil,
                     retry: mutation.retry,
-                    coalesces: mutation.coalesces
+                    coalesces: mutation.coalesces,
+                    settlingWrites: false
                 )
             )
         } catch {
             outcome = .failure(error)
         }
-        let succeeded = (try? outcome.get()) != nil
-        for identity in mutation.changedIdentities {
-            store.update(identity) { $0.removeEdit(id, keepingIt: succeeded) }
-        }
-        if succeeded {
-            for invalidation in mutation.invalidations {
-                store.invalidate(invalidation)
-            }
-        }
-        let changed = mutation.changedIdentities
-        if !changed.isEmpty, succeeded || outcome.isCancelled {
-            // The server has the change, or may have it: its own value wins.
-            store.invalidate(Invalidation { changed.contains($0) })
-        }
+        settle(mutation, startedAs: start, after: outcome, wasSent: isSent)
+        writes.end(start.turn, in: mutation.scope)
         return try outcome.get().value
     }
+
+    /// Stores the answer of a mutation that succeeded where it says, takes its
+    /// optimistic changes off — kept in the base on success — and, when the server has
+    /// or may have the change, makes what it changed stale and refuses the answers of
+    /// loads sent before.
+    private func settle<A: Sendable>(
+        _ mutation: Mutation<A>,
+        startedAs start: MutationStart,
+        after outcome: Result<Fetched<A>, WebserviceError>,
+        wasSent: Bool
+    ) {
+        let answer = try? outcome.get().value
+        let answered = answer == nil ? [] : mutation.answers.map(\.identity)
+        if let answer {
+            for target in mutation.answers {
+                storeAnswer(answer, of: target, replacingEdit: start.id)
+                if start.notifies {
+                    store.tell(.answered(target.identity))
+                }
+            }
+        }
+        for identity in mutation.changedIdentities where !answered.contains(identity) {
+            store.update(identity, notifies: start.notifies) { entry in
+                let changed = entry.removeEdit(start.id, keepingIt: answer != nil)
+                if answer != nil {
+                    // The base is the client's guess now, which no validator describes.
+                    entry.validators = nil
+                }
+                return changed
+            }
+        }
+        guard answer != nil || (wasSent && outcome.isCancelled) else { return }
+        // The server has the change, or may have it: its own value wins.
+        let changed = mutation.changedIdentities.filter { !answered.contains($0) }
+        let invalidations =
+            (answer == nil ? [] : mutation.invalidations)
+            + (changed.isEmpty ? [] : [Invalidation { changed.contains($0) }])
+        for invalidation in invalidations {
+            store.invalidate(invalidation, refusingEarlierAnswers: true)
+        }
+    }
+
+    /// Stores `answer` as `target` says, in place of the optimistic change `id`, as the
+    /// answer to a request sent now: a load sent before is not stored over it.
+    private func storeAnswer<A: Sendable>(
+        _ answer: A,
+        of target: Mutation<A>.Answer,
+        replacingEdit id: UInt64
+    ) {
+        let sequence = store.nextSequence()
+        let now = configuration.clock.continuousNow
+        let updated = store.update(target.identity, notifies: false) { entry in
+            let removed = entry.removeEdit(id, keepingIt: false)
+            guard let value = target.apply(entry.base, answer) else { return removed }
+            entry.replaceBase(with: value)
+            entry.validators = nil
+            entry.isStale = false
+            entry.loadedAt = now
+            entry.sequence = sequence
+            return true
+        }
+        guard updated == nil, let value = target.apply(nil, answer) else { return }
+        let date = configuration.clock.dateNow
+        _ = store.store(value, for: target.identity, sequence: sequence, notifies: false) {
+            version in
+            StoredEntry(
+                value: value,
+                validators: nil,
+                cacheFields: [:],
+                directives: CacheDirectives(fields: [:], receivedAt: date),
+                loadedAt: now,
+                response: ResponseSummary(statusCode: 200),
+                version: version,
+                sequence: sequence,
+                cost: 0
+            )
+        }
+    }
+}
+
+/// A mutation sent: the number of its optimistic changes, its turn among the
+/// webservice's writes, and whether the store tells the loaders of the values it
+/// changes (otherwise the sender does, in its own turn).
+package struct MutationStart: Sendable {
+    let id: UInt64
+    let turn: WriteTurn
+    let notifies: Bool
 }
 
 extension Result where Failure == WebserviceError {

@@ -17,6 +17,9 @@ package final class StoredValues: Sendable {
         case value(ResourceIdentity)
         /// These resources were invalidated.
         case invalidated(Invalidation)
+        /// The value of this resource is a mutation's answer now: it is shown wherever
+        /// the resource is, list rows of its items included.
+        case answered(ResourceIdentity)
     }
 
     /// An entry in its slot. A class, so that reading a field of a slot's node never
@@ -167,12 +170,20 @@ package final class StoredValues: Sendable {
     }
 
     /// Marks the entries `invalidation` covers as stale; returns how many it covered.
+    /// With `refusingEarlierAnswers`, the answer to a request sent before is not
+    /// stored over them: the server changed since it was sent.
     @discardableResult
-    package func invalidate(_ invalidation: Invalidation) -> Int {
+    package func invalidate(_ invalidation: Invalidation, refusingEarlierAnswers: Bool = false)
+        -> Int
+    {
+        let sequence = refusingEarlierAnswers ? nextSequence() : nil
         let count = state.withLock { state in
             var count = 0
             for (identity, slot) in state.slots where invalidation.covers(identity) {
                 state.nodes[slot]!.entry.isStale = true
+                if let sequence {
+                    state.nodes[slot]!.entry.sequence = sequence
+                }
                 count += 1
             }
             return count
@@ -251,7 +262,8 @@ package final class StoredValues: Sendable {
         }
     }
 
-    private func tell(_ change: Change) {
+    /// Tells the listener of `change`.
+    package func tell(_ change: Change) {
         state.withLock { $0.listener }?(change)
     }
 }

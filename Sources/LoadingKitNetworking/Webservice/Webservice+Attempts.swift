@@ -15,13 +15,21 @@ extension Webservice {
     ) async -> Result<Fetched<A>, WebserviceError> {
         let retry = retry ?? configuration.retry
         var attempt = 1
+        var overtaken = 0
         while true {
-            let outcome = await once(
-                resource,
-                identity: identity,
-                attempt: attempt,
-                notifies: notifies
-            )
+            guard
+                let outcome = await once(
+                    resource,
+                    identity: identity,
+                    attempt: attempt,
+                    notifies: notifies,
+                    mayBeOvertaken: overtaken < Self.maximumOvertakenAnswers
+                )
+            else {
+                overtaken += 1
+                report(.overtakenByMutation, about: resource)
+                continue
+            }
             guard case .failure(let error) = outcome, attempt < retry.maximumAttempts,
                 retry.allowsRetry(of: error, method: resource.method),
                 let (delay, fromHeader) = delay(after: error, beforeRetry: attempt, under: retry)
@@ -46,6 +54,10 @@ extension Webservice {
         }
     }
 
+    /// How many times in a row a load asks again when a mutation made its answer
+    /// stale before it arrived.
+    private static var maximumOvertakenAnswers: Int { 3 }
+
     /// The wait before retry `retry`: `Retry-After` on 429 and 503, else the backoff;
     /// `nil` when the server asks for more than the policy honours.
     private func delay(
@@ -66,13 +78,16 @@ extension Webservice {
     /// the stored value on `304`. Only a value of the same identity is ever stored or
     /// answered, nothing of a `no-store` response is kept, and an answer never
     /// replaces the answer to a later request: the value returned is then the stored
-    /// one. It is reported to the monitor, if any, as attempt `attempt`.
+    /// one. It is reported to the monitor, if any, as attempt `attempt`. Returns `nil`
+    /// — the caller asks again — when `mayBeOvertaken` and a mutation made the stored
+    /// value stale after the request was sent: the answer could predate the change.
     private func once<A: Sendable>(
         _ resource: Resource<A>,
         identity: ResourceIdentity,
         attempt: Int,
-        notifies: Bool
-    ) async -> Result<Fetched<A>, WebserviceError> {
+        notifies: Bool,
+        mayBeOvertaken: Bool
+    ) async -> Result<Fetched<A>, WebserviceError>? {
         var request = resource.request
         let stores =
             !resource.ignoresCache && (resource.method == .get || resource.method == .head)
@@ -114,13 +129,16 @@ extension Webservice {
         let fields = CacheDirectives.fields(of: response)
         if response.statusCode == 304, let conditional, let conditionalValue {
             report(.notModified, about: resource)
-            let confirmed = confirm(
-                conditional,
-                showing: conditionalValue,
-                of: identity,
-                with: fields,
-                at: date
-            )
+            guard
+                let confirmed = confirm(
+                    conditional,
+                    showing: conditionalValue,
+                    of: identity,
+                    with: fields,
+                    at: date,
+                    unlessOvertakenAfter: mayBeOvertaken ? sequence : nil
+                )
+            else { return nil }
             if resource.storedElements != nil, confirmed.storeVersion != nil,
                 let entry = store.entry(for: identity)
             {
@@ -167,6 +185,9 @@ extension Webservice {
                 }
                 storeElements(of: value, from: resource, listedIn: entry)
             }
+            if mayBeOvertaken, let entry, entry.sequence > sequence, entry.isStale {
+                return nil
+            }
             if let entry, let shown = entry.value as? A {
                 return .success(Fetched(entry: entry, value: shown, isNotModified: false))
             }
@@ -189,14 +210,16 @@ extension Webservice {
     /// The stored entry `entry`, showing `value`, which a `304` with the caching fields
     /// `fields` confirmed at `date`: its caching fields are updated one by one, its age
     /// and date are those of the `304`, received now, and it is no longer stale — or it
-    /// is forgotten when the `304` forbids storing.
+    /// is forgotten when the `304` forbids storing. Returns `nil`, confirming nothing,
+    /// when the entry was made stale by a mutation after request `sequence` was sent.
     private func confirm<A: Sendable>(
         _ entry: StoredEntry,
         showing value: A,
         of identity: ResourceIdentity,
         with fields: [String: String],
-        at date: Date
-    ) -> Fetched<A> {
+        at date: Date,
+        unlessOvertakenAfter sequence: UInt64?
+    ) -> Fetched<A>? {
         var updated = entry.cacheFields
         updated["Age"] = nil
         updated["Date"] = nil
@@ -212,14 +235,20 @@ extension Webservice {
             )
         }
         let now = configuration.clock.continuousNow
+        var isOvertaken = false
         let confirmed =
             store.update(identity) { entry in
+                if let sequence, entry.sequence > sequence, entry.isStale {
+                    isOvertaken = true
+                    return false
+                }
                 entry.cacheFields = updated
                 entry.directives = directives
                 entry.loadedAt = now
                 entry.isStale = false
                 return false
             } ?? entry
+        guard !isOvertaken else { return nil }
         return Fetched(
             entry: confirmed,
             value: (confirmed.value as? A) ?? value,

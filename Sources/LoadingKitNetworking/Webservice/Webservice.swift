@@ -155,6 +155,8 @@ public final class Webservice: Sendable {
 
     package let store: StoredValues
     let coalescer: Coalescer
+    /// The mutations under way, which loads of the values they change wait for.
+    let writes = PendingWrites()
     /// Writes to the persistent store, in order, off every caller's path.
     let persistenceQueue = DispatchQueue(label: "LoadingKit.persistence", qos: .utility)
 
@@ -219,15 +221,23 @@ public final class Webservice: Sendable {
     ///   - retry: When a failure is tried again; the configuration's policy by default.
     ///   - coalesces: Whether an identical request in flight is shared; by default, as
     ///     the configuration says for the method.
+    ///   - settlingWrites: Whether the fetch waits for the mutations under way that
+    ///     change the resource; a mutation's own request does not.
     package func fetch<A: Sendable>(
         _ resource: Resource<A>,
         identity: ResourceIdentity? = nil,
         lease: FetchLease?,
         retry: RetryPolicy? = nil,
-        coalesces: Bool? = nil
+        coalesces: Bool? = nil,
+        settlingWrites: Bool = true
     ) async throws(WebserviceError) -> Fetched<A> {
-        guard !Task.isCancelled else { throw .cancelled }
         let identity = identity ?? resource.identity
+        if settlingWrites, !writes.isEmpty {
+            await writes.settle(identity) {
+                self.report(.waitingForMutation, about: resource)
+            }
+        }
+        guard !Task.isCancelled else { throw .cancelled }
         // A loader's fetch, which has a lease, tells the other loaders of the value
         // itself, in the main-actor turn it applies it.
         let notifies = lease == nil

@@ -38,6 +38,27 @@ public final class EventRecorder: LoadingMonitor {
         await self.count.wait(for: count)
     }
 
+    /// Returns once `count` of the events recorded, forgotten ones aside, are ones
+    /// `isMatching` picks.
+    ///
+    /// ```swift
+    /// await recorder.waitForEvents(2) { $0.kind == .waitingForMutation }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - count: How many matching events to wait for.
+    ///   - isMatching: Whether an event counts.
+    public func waitForEvents(
+        _ count: Int,
+        where isMatching: @Sendable (LoadingEvent) -> Bool
+    ) async {
+        var total = self.count.value
+        while events.count(where: isMatching) < count {
+            total += 1
+            await self.count.wait(for: total)
+        }
+    }
+
     /// Forgets the events so far.
     public func removeAll() {
         recorded.withLock { $0.removeAll() }

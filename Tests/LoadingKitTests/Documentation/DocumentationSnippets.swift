@@ -422,6 +422,22 @@ enum SharingSnippets {
         // end snippet
     }
 
+    static func awaitingMutation(screen: TodosScreen, todo: Todo) async throws {
+        // snippet: sharing-mutation-answer
+        let finished = Todo(id: todo.id, title: todo.title, done: true)
+        let save = Mutation(try Todo.update(finished))
+            .storingAnswer(as: Todo.resource(id: todo.id))  // the PUT answers the todo
+            .mergingAnswer(into: Todo.all) { todos, saved in  // and it is in the list
+                if let index = todos.firstIndex(where: { $0.id == saved.id }) {
+                    todos[index] = saved
+                }
+            }
+            .scoped("todo-\(todo.id)")  // sent after the edits of this todo before it
+        let saved = try await screen.send(save)  // throws LoadingError; nothing left changed
+        print(saved.done)
+        // end snippet
+    }
+
     static func editing(screen: TodosScreen, todo: Todo) {
         // snippet: sharing-edit
         screen.edit(.removing(id: todo.id))  // a swipe to delete: every screen, at once

@@ -1,0 +1,129 @@
+import Foundation
+import LoadingKit
+import LoadingKitTesting
+import Testing
+
+/// A mutation's answer is the new value of what it names: stored, and shown on every
+/// screen showing it, with no second request.
+@MainActor
+@Suite("Mutation answers update the store", .timeLimit(.minutes(1)))
+struct MutationAnswerTests {
+    let mock = MockTransport()
+    let posts = Resource<[Post]>(url: Post.baseURL.appending(path: "posts"))
+
+    private nonisolated static func post(_ id: Int) -> Resource<Post> {
+        Resource(url: Post.baseURL.appending(path: "posts/\(id)"))
+    }
+
+    private func rename(_ id: Int, to title: String) throws -> Mutation<Post> {
+        try Mutation(
+            Resource<Post>(
+                url: Post.baseURL.appending(path: "posts/\(id)"),
+                method: .patch,
+                body: Post(id: id, title: title)
+            )
+        )
+    }
+
+    @Test("a PATCH's answer is shown on every screen of the post and in list rows, with no GET")
+    func patchAnswerEverywhere() async throws {
+        let webservice = Webservice(transport: mock)
+        mock.respond(to: "/posts/3", with: .json(Post(3)))
+        mock.respond(to: "/posts", with: .json(Post.list([3, 2, 1])))
+        let first = DetailScreen(webservice: webservice)
+        let second = DetailScreen(webservice: webservice)
+        let list = PostsScreen(webservice: webservice)
+        await first.load(resource: Self.post(3))
+        await second.load(resource: Self.post(3))
+        await list.load(resource: posts.storingElements(as: { Self.post($0.id) }))
+        mock.respond(
+            to: "/posts/3",
+            method: .patch,
+            with: .json(Post(id: 3, title: "Renamed by the server"))
+        )
+
+        let saved = try await first.send(
+            rename(3, to: "Renamed").storingAnswer(as: Self.post(3))
+        )
+
+        #expect(saved.title == "Renamed by the server")
+        #expect(first.titles.last == "Renamed by the server")
+        #expect(second.titles.last == "Renamed by the server")
+        #expect(list.loadingState.content?.first?.title == "Renamed by the server")
+        #expect(mock.requestCount(for: "/posts/3") == 1)
+        #expect(mock.requestCount(for: "/posts") == 1)
+        #expect(webservice.storedValue(for: Self.post(3))?.isStale == false)
+    }
+
+    @Test("a POST's answer is merged into the stored list, shown on every screen, with no GET")
+    func postAnswerMerged() async throws {
+        let webservice = Webservice(transport: mock)
+        mock.respond(to: "/posts", with: .json(Post.list([2, 1])))
+        let first = PostsScreen(webservice: webservice)
+        let second = PostsScreen(webservice: webservice)
+        await first.load(resource: posts)
+        await second.load(resource: posts)
+        mock.respond(to: "/posts", method: .post, with: .json(Post(id: 3, title: "New")))
+        let create = try Mutation(
+            Resource<Post>(
+                url: Post.baseURL.appending(path: "posts"),
+                body: Post(id: 0, title: "New")
+            )
+        )
+        .mergingAnswer(into: posts) { posts, created in posts.insert(created, at: 0) }
+
+        _ = try await first.send(create)
+
+        #expect(first.configured.last == [3, 2, 1])
+        #expect(second.configured.last == [3, 2, 1])
+        #expect(mock.requestCount(for: "/posts") == 1)
+    }
+
+    @Test("an optimistic change gives way to the answer in one step: nothing shown between")
+    func optimisticThenAnswer() async throws {
+        let webservice = Webservice(transport: mock)
+        mock.respond(to: "/posts/3", with: .json(Post(3)))
+        let detail = DetailScreen(webservice: webservice)
+        await detail.load(resource: Self.post(3))
+        mock.respond(to: "/posts/3", method: .patch, with: .json(Post(id: 3, title: "Saved")))
+        let mutation = try rename(3, to: "Saving")
+            .optimistically(updating: Self.post(3)) { $0 = Post(id: 3, title: "Saving") }
+            .storingAnswer(as: Self.post(3))
+
+        _ = try await detail.send(mutation)
+
+        #expect(detail.titles == ["Post 3", "Saving", "Saved"])
+        #expect(webservice.storedValue(for: Self.post(3))?.hasPendingChanges == false)
+        #expect(mock.requestCount(for: "/posts/3") == 1)
+    }
+
+    @Test("a failed mutation stores no answer and takes its change back")
+    func failureStoresNothing() async throws {
+        let webservice = Webservice(transport: mock)
+        mock.respond(to: "/posts/3", with: .json(Post(3)))
+        let detail = DetailScreen(webservice: webservice)
+        await detail.load(resource: Self.post(3))
+        mock.respond(to: "/posts/3", method: .patch, with: .status(409))
+        let mutation = try rename(3, to: "Saving")
+            .optimistically(updating: Self.post(3)) { $0 = Post(id: 3, title: "Saving") }
+            .storingAnswer(as: Self.post(3))
+
+        await #expect(throws: LoadingError.self) { try await detail.send(mutation) }
+
+        #expect(detail.titles == ["Post 3", "Saving", "Post 3"])
+        #expect(webservice.storedValue(for: Self.post(3))?.value == Post(3))
+    }
+
+    @Test("an answer stored for a resource nobody loaded opens a later screen without a request")
+    func answerForALaterScreen() async throws {
+        let webservice = Webservice(transport: mock)
+        mock.respond(to: "/posts/7", method: .patch, with: .json(Post(id: 7, title: "Saved")))
+
+        _ = try await webservice.send(rename(7, to: "Saved").storingAnswer(as: Self.post(7)))
+        let detail = DetailScreen(webservice: webservice)
+        await detail.load(resource: Self.post(7))
+
+        #expect(detail.titles == ["Saved"])
+        #expect(mock.requestCount(for: "/posts/7") == 0)
+    }
+}
