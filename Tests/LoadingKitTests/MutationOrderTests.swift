@@ -164,6 +164,71 @@ struct MutationOrderTests {
         #expect(mock.requestCount(for: "/posts/3") == 3)
     }
 
+    @Test(
+        "an answer that arrives after a mutation ended, to a load nothing was stored for, is refused"
+    )
+    func earlierAnswerRefusedWithNothingStored() async throws {
+        let webservice = webservice
+        let old = MockTransport.Gate()
+        mock.respond(to: "/posts/3", with: .json(Post(id: 3, title: "Before")), after: old)
+        mock.respond(to: "/posts/3", with: .json(Post(id: 3, title: "After")))
+        mock.respond(to: "/posts/3", method: .patch, with: .json(Post(id: 3, title: "After")))
+        let screen = DetailScreen(webservice: webservice)
+        let loading = Task { await screen.load(resource: Self.post(3)) }
+        await old.waitForArrivals()
+
+        _ = try await webservice.send(
+            rename(3, to: "After").invalidating(.resource(Self.post(3)))
+        )
+        old.open()
+        await loading.value
+
+        #expect(screen.titles == ["After"])
+        #expect(recorder.events.contains { $0.kind == .overtakenByMutation })
+    }
+
+    @Test("two mutations of one value under way together: the server's value is loaded after both")
+    func overlappingAnswersReload() async throws {
+        let webservice = webservice
+        mock.respond(to: "/posts/3", with: .json(Post(3)))
+        let screen = DetailScreen(webservice: webservice)
+        await screen.load(resource: Self.post(3))
+        let gates = [MockTransport.Gate(), MockTransport.Gate()]
+        mock.respond(
+            to: "/posts/3",
+            method: .patch,
+            with: .json(Post(id: 3, title: "A")),
+            after: gates[0]
+        )
+        mock.respond(
+            to: "/posts/3",
+            method: .patch,
+            with: .json(Post(id: 3, title: "B")),
+            after: gates[1]
+        )
+        mock.respond(to: "/posts/3", with: .json(Post(id: 3, title: "B")))
+        let first = Task {
+            try await webservice.send(rename(3, to: "A").storingAnswer(as: Self.post(3)))
+        }
+        await gates[0].waitForArrivals()
+        let second = Task {
+            try await webservice.send(rename(3, to: "B").storingAnswer(as: Self.post(3)))
+        }
+        await gates[1].waitForArrivals()
+
+        // The server took A, then B; their answers are settled in the other order.
+        gates[1].open()
+        _ = try await second.value
+        gates[0].open()
+        _ = try await first.value
+        for await state in screen.states where state.content?.title == "B" && !state.isLoading {
+            break
+        }
+
+        #expect(mock.requestCount(for: "/posts/3") == 2)
+        #expect(webservice.storedValue(for: Self.post(3))?.value.title == "B")
+    }
+
     @Test("a kept optimistic change is never confirmed by a 304: the next load is unconditional")
     func keptChangeIsNotConfirmedByNotModified() async throws {
         let webservice = webservice

@@ -85,16 +85,30 @@ final class StoreSubscription<Loader: Loading>: StoredValueObserver {
     }
 
     /// Loads what the loader shows if needed, which the stale stored value makes a
-    /// reload keeping the content shown — or joins the load of it in flight.
+    /// reload keeping the content shown — or joins the load of it in flight, and once
+    /// that has ended (not cancelled), loads again if the stored value is still stale:
+    /// its request may have been sent before the value went stale.
     func reloadInBackground() {
         guard let loader else { return }
         let core = loader.loading
+        let start: LoadStart?
         if core.mirrorsStoredValue, let resource = core.lastResource,
             resource.identity == identity
         {
-            _ = loader.loading.load(resource, policy: .ifNeeded, for: loader).task
+            start = loader.loading.load(resource, policy: .ifNeeded, for: loader)
         } else {
-            _ = Loader.loadingLifecycle.reload(loader, .ifNeeded)?.task
+            start = Loader.loadingLifecycle.reload(loader, .ifNeeded)
+        }
+        guard case .joined = start else {
+            _ = start?.task
+            return
+        }
+        Task { @MainActor [weak self] in
+            await start?.finish()
+            guard let self, let loader = self.loader, !loader.loadingState.wasCancelled,
+                self.store.isStale(self.identity)
+            else { return }
+            self.reloadInBackground()
         }
     }
 }

@@ -10,24 +10,65 @@ final class PendingWrites: Sendable {
         var lastOfScope: [String: WriteTurn] = [:]
         /// The turns of the mutations under way.
         var underWay: [ObjectIdentifier: WriteTurn] = [:]
+        /// The last mutations that reached the server, with the number of their
+        /// settling, oldest first.
+        var settled: [(number: UInt64, turn: WriteTurn)] = []
     }
 
     private let state = Locked(State())
     /// How many mutations are under way: a load reads it before taking the lock.
     private let count = Atomic<Int>(0)
+    /// How many mutations that reached the server have settled.
+    private let settledCount = Atomic<UInt64>(0)
+    /// How many settled mutations are remembered; a request older than all of them
+    /// counts as overtaken.
+    private static let remembered = 64
 
-    /// The turn of a mutation sent now, in `scope`, that changes the values
-    /// `changesValue` says.
+    /// The mark a request takes as it is sent, for ``isOvertaken(since:changing:)``.
+    var mark: UInt64 { settledCount.load(ordering: .acquiring) }
+
+    /// Records that the mutation of `turn`, which may have reached the server, is
+    /// settling: an answer to a request sent before is not stored from now on.
+    func noteSettling(_ turn: WriteTurn) {
+        state.withLock { state in
+            let number = settledCount.add(1, ordering: .releasing).newValue
+            state.settled.append((number, turn))
+            if state.settled.count > Self.remembered {
+                state.settled.removeFirst()
+            }
+        }
+    }
+
+    /// Whether a mutation changing the value of `identity` began settling since
+    /// `mark`, which a request took as it was sent.
+    func isOvertaken(since mark: UInt64, changing identity: ResourceIdentity) -> Bool {
+        guard settledCount.load(ordering: .acquiring) != mark else { return false }
+        return state.withLock { state in
+            guard let oldest = state.settled.first, oldest.number <= mark + 1 else {
+                return true
+            }
+            return state.settled.contains { $0.number > mark && $0.turn.changesValue(identity) }
+        }
+    }
+
+    /// The turn of a mutation sent now, in `scope`, that changes `identities` at once
+    /// or with its answer, and the values `changesValue` says.
     func enqueue(
         in scope: String?,
-        changing changesValue: @escaping @Sendable (ResourceIdentity) -> Bool
+        changing identities: [ResourceIdentity],
+        _ changesValue: @escaping @Sendable (ResourceIdentity) -> Bool
     ) -> WriteTurn {
         count.add(1, ordering: .relaxed)
         return state.withLock { state in
             let turn = WriteTurn(
                 previous: scope.flatMap { state.lastOfScope[$0] },
+                scope: scope,
+                identities: identities,
                 changesValue: changesValue
             )
+            for other in state.underWay.values {
+                turn.noteOverlap(with: other)
+            }
             if let scope {
                 state.lastOfScope[scope] = turn
             }

@@ -33,7 +33,11 @@ extension Webservice {
                 return true
             }
         }
-        let turn = writes.enqueue(in: mutation.scope, changing: mutation.changesValue(of:))
+        let turn = writes.enqueue(
+            in: mutation.scope,
+            changing: mutation.touchedIdentities,
+            mutation.changesValue(of:)
+        )
         return MutationStart(id: id, turn: turn, notifies: notifying)
     }
 
@@ -80,6 +84,9 @@ extension Webservice {
         wasSent: Bool
     ) {
         let answer = try? outcome.get().value
+        if answer != nil || (wasSent && outcome.isCancelled) || start.turn.isOverlapped {
+            writes.noteSettling(start.turn)
+        }
         let answered = answer == nil ? [] : mutation.answers.map(\.identity)
         if let answer {
             for target in mutation.answers {
@@ -100,8 +107,12 @@ extension Webservice {
             }
         }
         guard answer != nil || (wasSent && outcome.isCancelled) else { return }
-        // The server has the change, or may have it: its own value wins.
-        let changed = mutation.changedIdentities.filter { !answered.contains($0) }
+        // The server has the change, or may have it: its own value wins — also over
+        // the answer, when another mutation of the value was under way meanwhile.
+        let changed =
+            start.turn.isOverlapped
+            ? mutation.touchedIdentities
+            : mutation.changedIdentities.filter { !answered.contains($0) }
         let invalidations =
             (answer == nil ? [] : mutation.invalidations)
             + (changed.isEmpty ? [] : [Invalidation { changed.contains($0) }])

@@ -2,6 +2,10 @@
 /// on it — the next mutation of its scope, a load of a value it changes — goes on then,
 /// or as soon as its own task is cancelled.
 package final class WriteTurn: Sendable {
+    /// The mutation's scope, if any.
+    let scope: String?
+    /// The values the mutation changes at once or with its answer.
+    let identities: [ResourceIdentity]
     /// Whether the mutation changes the value of an identity.
     let changesValue: @Sendable (ResourceIdentity) -> Bool
     private let state: Locked<State>
@@ -10,12 +14,36 @@ package final class WriteTurn: Sendable {
         /// The turn of the mutation sent before this one in its scope, until it ended.
         var previous: WriteTurn?
         var hasEnded = false
+        var isOverlapped = false
         var onEnd: [@Sendable () -> Void] = []
     }
 
-    init(previous: WriteTurn?, changesValue: @escaping @Sendable (ResourceIdentity) -> Bool) {
+    init(
+        previous: WriteTurn?,
+        scope: String?,
+        identities: [ResourceIdentity],
+        changesValue: @escaping @Sendable (ResourceIdentity) -> Bool
+    ) {
+        self.scope = scope
+        self.identities = identities
         self.changesValue = changesValue
         state = Locked(State(previous: previous))
+    }
+
+    /// Whether a mutation of another scope that changes a value this one changes was
+    /// under way with it: the server may have taken the two in either order, so
+    /// neither's answer tells the value it holds now.
+    var isOverlapped: Bool { state.withLock { $0.isOverlapped } }
+
+    /// Marks this turn and `other` as overlapped when they change a value in common
+    /// and are not of one scope, which runs them one after another.
+    func noteOverlap(with other: WriteTurn) {
+        guard scope == nil || scope != other.scope,
+            identities.contains(where: other.changesValue)
+                || other.identities.contains(where: changesValue)
+        else { return }
+        state.withLock { $0.isOverlapped = true }
+        other.state.withLock { $0.isOverlapped = true }
     }
 
     /// Returns once the mutation sent before this one in its scope has ended, or at

@@ -108,17 +108,22 @@ package final class StoredValues: Sendable {
     // MARK: - Writing
 
     /// Stores `value`, the answer to request `sequence`, as the value of `identity` —
-    /// unless the entry holds the answer to a later request — and returns the entry.
-    /// `notifies` is `false` when the caller tells the loaders itself.
+    /// unless the entry holds the answer to a later request, or `isRefused` says so
+    /// as the store takes it — and returns the entry. `notifies` is `false` when the
+    /// caller tells the loaders itself.
     package func store(
         _ value: any Sendable,
         for identity: ResourceIdentity,
         sequence: UInt64,
         notifies: Bool = true,
+        unless isRefused: () -> Bool = { false },
         describe: (UInt64) -> StoredEntry
     ) -> StoredEntry? {
         guard limits.isEnabled else { return nil }
         let (entry, changed) = state.withLock { state -> (StoredEntry?, Bool) in
+            guard !isRefused() else {
+                return (state.slots[identity].map { state.nodes[$0]!.entry }, false)
+            }
             state.lastVersion += 1
             if let slot = state.slots[identity] {
                 let existing = state.nodes[slot]!.entry

@@ -28,6 +28,10 @@ extension Webservice {
             else {
                 overtaken += 1
                 report(.overtakenByMutation, about: resource)
+                // Asked again once the mutations under way now have ended.
+                await writes.settle(identity) {
+                    report(.waitingForMutation, about: resource)
+                }
                 continue
             }
             guard case .failure(let error) = outcome, attempt < retry.maximumAttempts,
@@ -103,6 +107,10 @@ extension Webservice {
             conditional?.validators?.apply(to: &request)
         }
         let sequence = store.nextSequence()
+        let mark = writes.mark
+        let isOvertaken = { @Sendable in
+            mayBeOvertaken && self.writes.isOvertaken(since: mark, changing: identity)
+        }
         let started = isMonitored ? configuration.clock.continuousNow : nil
         report(.started(attempt: attempt), about: resource)
         let data: Data
@@ -136,7 +144,7 @@ extension Webservice {
                     of: identity,
                     with: fields,
                     at: date,
-                    unlessOvertakenAfter: mayBeOvertaken ? sequence : nil
+                    unless: isOvertaken
                 )
             else { return nil }
             if resource.storedElements != nil, confirmed.storeVersion != nil,
@@ -165,8 +173,18 @@ extension Webservice {
         let directives = CacheDirectives(fields: fields, receivedAt: date)
         if stores, !directives.forbidsStoring {
             let now = configuration.clock.continuousNow
-            let entry = store.store(value, for: identity, sequence: sequence, notifies: notifies) {
-                version in
+            var overtaken = false
+            let refuses = {
+                overtaken = isOvertaken()
+                return overtaken
+            }
+            let entry = store.store(
+                value,
+                for: identity,
+                sequence: sequence,
+                notifies: notifies,
+                unless: refuses
+            ) { version in
                 StoredEntry(
                     value: value,
                     validators: validators,
@@ -185,7 +203,9 @@ extension Webservice {
                 }
                 storeElements(of: value, from: resource, listedIn: entry)
             }
-            if mayBeOvertaken, let entry, entry.sequence > sequence, entry.isStale {
+            if overtaken
+                || (mayBeOvertaken && entry.map { $0.sequence > sequence && $0.isStale } == true)
+            {
                 return nil
             }
             if let entry, let shown = entry.value as? A {
@@ -211,14 +231,14 @@ extension Webservice {
     /// `fields` confirmed at `date`: its caching fields are updated one by one, its age
     /// and date are those of the `304`, received now, and it is no longer stale — or it
     /// is forgotten when the `304` forbids storing. Returns `nil`, confirming nothing,
-    /// when the entry was made stale by a mutation after request `sequence` was sent.
+    /// when `isOvertaken` says a mutation settled after the request was sent.
     private func confirm<A: Sendable>(
         _ entry: StoredEntry,
         showing value: A,
         of identity: ResourceIdentity,
         with fields: [String: String],
         at date: Date,
-        unlessOvertakenAfter sequence: UInt64?
+        unless isOvertaken: () -> Bool
     ) -> Fetched<A>? {
         var updated = entry.cacheFields
         updated["Age"] = nil
@@ -235,11 +255,11 @@ extension Webservice {
             )
         }
         let now = configuration.clock.continuousNow
-        var isOvertaken = false
+        var overtaken = false
         let confirmed =
             store.update(identity) { entry in
-                if let sequence, entry.sequence > sequence, entry.isStale {
-                    isOvertaken = true
+                if isOvertaken() {
+                    overtaken = true
                     return false
                 }
                 entry.cacheFields = updated
@@ -248,7 +268,7 @@ extension Webservice {
                 entry.isStale = false
                 return false
             } ?? entry
-        guard !isOvertaken else { return nil }
+        guard !overtaken else { return nil }
         return Fetched(
             entry: confirmed,
             value: (confirmed.value as? A) ?? value,

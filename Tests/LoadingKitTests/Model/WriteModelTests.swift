@@ -1,0 +1,209 @@
+import Foundation
+import LoadingKit
+import LoadingKitTesting
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Randomized mutations of one post — optimistic, scoped or not, storing their answer
+/// or not — with revalidations, invalidations, cancellations and answers in any order
+/// (successes, refusals, lost connections, `304`s) over two screens: every run ends
+/// with both screens and the store showing the server's post, and every mutation
+/// ended, confirmed or rejected.
+///
+/// `LOADINGKIT_MODEL_SEQUENCES` and `LOADINGKIT_MODEL_SEED` work as for the
+/// interleavings (see ``SeededSequences``).
+@MainActor
+@Suite("Randomized writes", .timeLimit(.minutes(10)))
+struct WriteModelTests {
+    @Test("seeded random writes leave every screen equal to the server")
+    func randomWrites() async throws {
+        await SeededSequences.expectNoViolations("writes") { seed in
+            var run = WriteRun(seed: seed)
+            return await run.run()
+        }
+    }
+}
+
+/// One seeded sequence of writes.
+@MainActor
+private struct WriteRun {
+    private let random: RandomSource
+    private let progress = CounterSignal()
+    private let transport: HeldTransport
+    private let recorder = EventRecorder()
+    private let webservice: Webservice
+    private let screens: [DetailScreen]
+    private let post = Resource<Post>(url: URL(string: "https://model.test/posts/1")!)
+    /// The server's post and the number of its version, its `ETag`.
+    private var server = Post(id: 1, title: "v0")
+    private var version = 0
+    private var mutations: [MutationTask<Post>] = []
+    private var loads: [Task<Void, Never>] = []
+    private var steps: [String] = []
+
+    init(seed: UInt64) {
+        random = .seeded(seed &* 0x9E37_79B9 &+ 7)
+        transport = HeldTransport(signalling: progress)
+        webservice = Webservice(transport: transport, configuration: .init(monitor: recorder))
+        screens = [DetailScreen(webservice: webservice), DetailScreen(webservice: webservice)]
+    }
+
+    private func pick(_ count: Int) -> Int {
+        min(count - 1, Int(random.next() * Double(count)))
+    }
+
+    mutating func run() async -> [String] {
+        for screen in screens {
+            load(screen, policy: .ifNeeded)
+        }
+        for _ in 0..<(10 + pick(30)) {
+            await step()
+            await drain()
+        }
+        guard await settle() else {
+            return ["never settled after \(steps.suffix(6))"]
+        }
+        // The user retries what failed, as a pull to refresh would.
+        let failed = screens.filter { $0.loadingState.error != nil }
+        if !failed.isEmpty {
+            steps.append("failed screens retry")
+            for screen in failed {
+                load(screen, policy: .force)
+            }
+            guard await settle() else {
+                return ["never settled after \(steps.suffix(6))"]
+            }
+        }
+        var violations: [String] = []
+        for (index, screen) in screens.enumerated() where screen.titles.last != server.title {
+            violations.append("screen \(index) shows \(screen.titles.last ?? "nothing")")
+        }
+        let stored = webservice.storedValue(for: post)
+        if stored?.value.title != server.title || stored?.hasPendingChanges == true {
+            violations.append("the store holds \(stored?.value.title ?? "nothing")")
+        }
+        if mutations.contains(where: \.isInFlight) {
+            violations.append("a mutation never ended")
+        }
+        if !violations.isEmpty, ProcessInfo.processInfo.environment["LOADINGKIT_MODEL_SEED"] != nil
+        {
+            print(steps.joined(separator: "\n"))
+            print(recorder.lines.joined(separator: "\n"))
+        }
+        return violations.map { "\($0), server \(server.title), after \(steps.suffix(6))" }
+    }
+
+    private mutating func step() async {
+        let index = pick(2)
+        switch pick(10) {
+        case 0..<3:
+            let title = "m\(steps.count)"
+            let request = try! Resource<Post>(
+                url: post.request.url!,
+                method: .patch,
+                body: Post(id: 1, title: title)
+            )
+            var mutation = Mutation(request)
+                .optimistically(updating: post) { $0 = Post(id: 1, title: title) }
+            if pick(2) == 0 {
+                mutation = mutation.scoped("post-1")
+            }
+            if pick(2) == 0 {
+                mutation = mutation.storingAnswer(as: post)
+            }
+            steps.append("screen \(index) sends \(title)")
+            let task: MutationTask<Post> = screens[index].send(mutation)
+            mutations.append(task)
+        case 3:
+            steps.append("screen \(index) reloads")
+            load(screens[index], policy: .force)
+        case 4:
+            let inFlight = mutations.filter(\.isInFlight)
+            guard !inFlight.isEmpty else { return }
+            let task = inFlight[pick(inFlight.count)]
+            steps.append("a mutation is cancelled")
+            task.cancel()
+        case 5:
+            steps.append("invalidated")
+            webservice.invalidate(.resource(post))
+        default:
+            let pending = transport.pending
+            guard !pending.isEmpty else { return }
+            answer(pending[pick(pending.count)], outcome: pick(6))
+        }
+    }
+
+    private mutating func load(_ screen: DetailScreen, policy: LoadPolicy) {
+        let post = post
+        loads.append(Task { await screen.load(resource: post, policy: policy) })
+    }
+
+    /// Answers `pending`: successes mostly; `outcome` 0 refuses it, 1 loses the
+    /// connection before the server saw it.
+    private mutating func answer(_ pending: HeldTransport.Pending, outcome: Int) {
+        let request = pending.request
+        let url = request.url!
+        if outcome == 1 {
+            steps.append("\(request.httpMethod!) lost")
+            transport.answer(pending.id, with: .failure(URLError(.networkConnectionLost)))
+            return
+        }
+        let tag = "\"v\(version)\""
+        let (status, body): (Int, Data)
+        if outcome == 0 {
+            (status, body) = (request.httpMethod == "PATCH" ? 409 : 503, Data())
+        } else if request.httpMethod == "PATCH" {
+            let sent = try! JSONDecoder().decode(Post.self, from: request.httpBody!)
+            server = sent
+            version += 1
+            (status, body) = (200, try! JSONEncoder().encode(server))
+        } else if request.value(forHTTPHeaderField: "If-None-Match") == tag {
+            (status, body) = (304, Data())
+        } else {
+            (status, body) = (200, try! JSONEncoder().encode(server))
+        }
+        steps.append("\(request.httpMethod!) \(status) \(server.title)")
+        let response = HTTPURLResponse(
+            url: url,
+            statusCode: status,
+            httpVersion: "HTTP/1.1",
+            headerFields: ["ETag": "\"v\(version)\"", "Content-Type": "application/json"]
+        )!
+        transport.answer(pending.id, with: .success((body, response)))
+    }
+
+    /// Answers every request with success until nothing is pending, no mutation is in
+    /// flight and no screen loads, across several drains in a row; `false` when that
+    /// never comes.
+    private mutating func settle() async -> Bool {
+        var quiet = 0
+        for _ in 0..<2_000 {
+            let pending = transport.pending
+            for request in pending {
+                answer(request, outcome: 2)
+            }
+            await drain()
+            let isQuiet =
+                pending.isEmpty && transport.pending.isEmpty
+                && !mutations.contains(where: \.isInFlight)
+                && !screens.contains(where: { $0.loadingState.isLoading })
+            quiet = isQuiet ? quiet + 1 : 0
+            if quiet == 3 {
+                for load in loads {
+                    await load.value
+                }
+                return true
+            }
+        }
+        return false
+    }
+
+    private func drain() async {
+        for _ in 0..<30 {
+            await Task.yield()
+        }
+    }
+}
