@@ -11,20 +11,6 @@ struct MutationAnswerTests {
     let mock = MockTransport()
     let posts = Resource<[Post]>(url: Post.baseURL.appending(path: "posts"))
 
-    private nonisolated static func post(_ id: Int) -> Resource<Post> {
-        Resource(url: Post.baseURL.appending(path: "posts/\(id)"))
-    }
-
-    private func rename(_ id: Int, to title: String) throws -> Mutation<Post> {
-        try Mutation(
-            Resource<Post>(
-                url: Post.baseURL.appending(path: "posts/\(id)"),
-                method: .patch,
-                body: Post(id: id, title: title)
-            )
-        )
-    }
-
     @Test("a PATCH's answer is shown on every screen of the post and in list rows, with no GET")
     func patchAnswerEverywhere() async throws {
         let webservice = Webservice(transport: mock)
@@ -33,9 +19,9 @@ struct MutationAnswerTests {
         let first = DetailScreen(webservice: webservice)
         let second = DetailScreen(webservice: webservice)
         let list = PostsScreen(webservice: webservice)
-        await first.load(resource: Self.post(3))
-        await second.load(resource: Self.post(3))
-        await list.load(resource: posts.storingElements(as: { Self.post($0.id) }))
+        await first.load(resource: Post.resource(id: 3))
+        await second.load(resource: Post.resource(id: 3))
+        await list.load(resource: posts.storingElements(as: { Post.resource(id: $0.id) }))
         mock.respond(
             to: "/posts/3",
             method: .patch,
@@ -43,7 +29,7 @@ struct MutationAnswerTests {
         )
 
         let saved = try await first.send(
-            rename(3, to: "Renamed").storingAnswer(as: Self.post(3))
+            Post.rename(id: 3, to: "Renamed").storingAnswer(as: Post.resource(id: 3))
         )
 
         #expect(saved.title == "Renamed by the server")
@@ -52,7 +38,7 @@ struct MutationAnswerTests {
         #expect(list.loadingState.content?.first?.title == "Renamed by the server")
         #expect(mock.requestCount(for: "/posts/3") == 1)
         #expect(mock.requestCount(for: "/posts") == 1)
-        #expect(webservice.storedValue(for: Self.post(3))?.isStale == false)
+        #expect(webservice.storedValue(for: Post.resource(id: 3))?.isStale == false)
     }
 
     @Test("a POST's answer is merged into the stored list, shown on every screen, with no GET")
@@ -84,16 +70,16 @@ struct MutationAnswerTests {
         let webservice = Webservice(transport: mock)
         mock.respond(to: "/posts/3", with: .json(Post(3)))
         let detail = DetailScreen(webservice: webservice)
-        await detail.load(resource: Self.post(3))
+        await detail.load(resource: Post.resource(id: 3))
         mock.respond(to: "/posts/3", method: .patch, with: .json(Post(id: 3, title: "Saved")))
-        let mutation = try rename(3, to: "Saving")
-            .optimistically(updating: Self.post(3)) { $0 = Post(id: 3, title: "Saving") }
-            .storingAnswer(as: Self.post(3))
+        let mutation = try Post.rename(id: 3, to: "Saving")
+            .optimistically(updating: Post.resource(id: 3)) { $0 = Post(id: 3, title: "Saving") }
+            .storingAnswer(as: Post.resource(id: 3))
 
         _ = try await detail.send(mutation)
 
         #expect(detail.titles == ["Post 3", "Saving", "Saved"])
-        #expect(webservice.storedValue(for: Self.post(3))?.hasPendingChanges == false)
+        #expect(webservice.storedValue(for: Post.resource(id: 3))?.hasPendingChanges == false)
         #expect(mock.requestCount(for: "/posts/3") == 1)
     }
 
@@ -102,16 +88,16 @@ struct MutationAnswerTests {
         let webservice = Webservice(transport: mock)
         mock.respond(to: "/posts/3", with: .json(Post(3)))
         let detail = DetailScreen(webservice: webservice)
-        await detail.load(resource: Self.post(3))
+        await detail.load(resource: Post.resource(id: 3))
         mock.respond(to: "/posts/3", method: .patch, with: .status(409))
-        let mutation = try rename(3, to: "Saving")
-            .optimistically(updating: Self.post(3)) { $0 = Post(id: 3, title: "Saving") }
-            .storingAnswer(as: Self.post(3))
+        let mutation = try Post.rename(id: 3, to: "Saving")
+            .optimistically(updating: Post.resource(id: 3)) { $0 = Post(id: 3, title: "Saving") }
+            .storingAnswer(as: Post.resource(id: 3))
 
         await #expect(throws: LoadingError.self) { try await detail.send(mutation) }
 
         #expect(detail.titles == ["Post 3", "Saving", "Post 3"])
-        #expect(webservice.storedValue(for: Self.post(3))?.value == Post(3))
+        #expect(webservice.storedValue(for: Post.resource(id: 3))?.value == Post(3))
     }
 
     @Test("an answer stored for a resource nobody loaded opens a later screen without a request")
@@ -119,9 +105,11 @@ struct MutationAnswerTests {
         let webservice = Webservice(transport: mock)
         mock.respond(to: "/posts/7", method: .patch, with: .json(Post(id: 7, title: "Saved")))
 
-        _ = try await webservice.send(rename(7, to: "Saved").storingAnswer(as: Self.post(7)))
+        _ = try await webservice.send(
+            Post.rename(id: 7, to: "Saved").storingAnswer(as: Post.resource(id: 7))
+        )
         let detail = DetailScreen(webservice: webservice)
-        await detail.load(resource: Self.post(7))
+        await detail.load(resource: Post.resource(id: 7))
 
         #expect(detail.titles == ["Saved"])
         #expect(mock.requestCount(for: "/posts/7") == 0)

@@ -20,20 +20,6 @@ struct MutationOrderTests {
         Webservice(transport: mock, configuration: .init(monitor: recorder))
     }
 
-    private nonisolated static func post(_ id: Int) -> Resource<Post> {
-        Resource(url: Post.baseURL.appending(path: "posts/\(id)"))
-    }
-
-    private func rename(_ id: Int, to title: String) throws -> Mutation<Post> {
-        try Mutation(
-            Resource<Post>(
-                url: Post.baseURL.appending(path: "posts/\(id)"),
-                method: .patch,
-                body: Post(id: id, title: title)
-            )
-        )
-    }
-
     private func waitForWaits(_ count: Int) async {
         await recorder.waitForEvents(count) { $0.kind == .waitingForMutation }
     }
@@ -54,7 +40,7 @@ struct MutationOrderTests {
         mock.respond(to: "/posts/3", method: .patch, with: .json(Post(3)))
         let screen = DetailScreen(webservice: webservice)
         let tasks: [MutationTask<Post>] = try ["A", "B", "C"].map { title in
-            screen.send(try rename(3, to: title).scoped("post-3"))
+            screen.send(try Post.rename(id: 3, to: title).scoped("post-3"))
         }
 
         await gate.waitForArrivals()
@@ -76,9 +62,9 @@ struct MutationOrderTests {
         for id in [3, 4, 5] {
             mock.respond(to: "/posts/\(id)", method: .patch, with: .json(Post(id)), after: gate)
         }
-        async let three = webservice.send(rename(3, to: "A").scoped("post-3"))
-        async let four = webservice.send(rename(4, to: "B").scoped("post-4"))
-        async let five = webservice.send(rename(5, to: "C"))
+        async let three = webservice.send(Post.rename(id: 3, to: "A").scoped("post-3"))
+        async let four = webservice.send(Post.rename(id: 4, to: "B").scoped("post-4"))
+        async let five = webservice.send(Post.rename(id: 5, to: "C"))
 
         await gate.waitForArrivals(3)
         gate.open()
@@ -93,11 +79,13 @@ struct MutationOrderTests {
         let gate = MockTransport.Gate()
         mock.respond(to: "/posts/3", method: .patch, with: .json(Post(3)), after: gate)
         mock.respond(to: "/posts/3", method: .patch, with: .json(Post(3)))
-        let first = Task { try await webservice.send(rename(3, to: "A").scoped("post-3")) }
+        let first = Task { try await webservice.send(Post.rename(id: 3, to: "A").scoped("post-3")) }
         await gate.waitForArrivals()
-        let second = Task { try await webservice.send(rename(3, to: "B").scoped("post-3")) }
+        let second = Task {
+            try await webservice.send(Post.rename(id: 3, to: "B").scoped("post-3"))
+        }
         await waitForWaits(1)
-        let third = Task { try await webservice.send(rename(3, to: "C").scoped("post-3")) }
+        let third = Task { try await webservice.send(Post.rename(id: 3, to: "C").scoped("post-3")) }
         await waitForWaits(2)
 
         second.cancel()
@@ -142,7 +130,7 @@ struct MutationOrderTests {
         let webservice = webservice
         mock.respond(to: "/posts/3", with: .json(Post(id: 3, title: "Liked 0")))
         let screen = DetailScreen(webservice: webservice)
-        await screen.load(resource: Self.post(3))
+        await screen.load(resource: Post.resource(id: 3))
         let old = MockTransport.Gate()
         mock.respond(to: "/posts/3", with: .json(Post(id: 3, title: "Liked 0")), after: old)
         mock.respond(to: "/posts/3", with: .json(Post(id: 3, title: "Liked 1")))
@@ -150,16 +138,19 @@ struct MutationOrderTests {
         let like = Mutation(
             Resource<Post>(url: Post.baseURL.appending(path: "posts/3/like"), method: .post)
         )
-        .optimistically(updating: Self.post(3)) { $0 = Post(id: 3, title: "Liked 1") }
+        .optimistically(updating: Post.resource(id: 3)) { $0 = Post(id: 3, title: "Liked 1") }
 
-        let refresh = Task { await screen.load(resource: Self.post(3), policy: .force) }
+        let refresh = Task { await screen.load(resource: Post.resource(id: 3), policy: .force) }
         await old.waitForArrivals()
         _ = try await screen.send(like)
         old.open()
         await refresh.value
 
         #expect(screen.titles.last == "Liked 1")
-        #expect(webservice.storedValue(for: Self.post(3))?.value == Post(id: 3, title: "Liked 1"))
+        #expect(
+            webservice.storedValue(for: Post.resource(id: 3))?.value
+                == Post(id: 3, title: "Liked 1")
+        )
         #expect(recorder.events.contains { $0.kind == .overtakenByMutation })
         #expect(mock.requestCount(for: "/posts/3") == 3)
     }
@@ -174,11 +165,11 @@ struct MutationOrderTests {
         mock.respond(to: "/posts/3", with: .json(Post(id: 3, title: "After")))
         mock.respond(to: "/posts/3", method: .patch, with: .json(Post(id: 3, title: "After")))
         let screen = DetailScreen(webservice: webservice)
-        let loading = Task { await screen.load(resource: Self.post(3)) }
+        let loading = Task { await screen.load(resource: Post.resource(id: 3)) }
         await old.waitForArrivals()
 
         _ = try await webservice.send(
-            rename(3, to: "After").invalidating(.resource(Self.post(3)))
+            Post.rename(id: 3, to: "After").invalidating(.resource(Post.resource(id: 3)))
         )
         old.open()
         await loading.value
@@ -192,7 +183,7 @@ struct MutationOrderTests {
         let webservice = webservice
         mock.respond(to: "/posts/3", with: .json(Post(3)))
         let screen = DetailScreen(webservice: webservice)
-        await screen.load(resource: Self.post(3))
+        await screen.load(resource: Post.resource(id: 3))
         let gates = [MockTransport.Gate(), MockTransport.Gate()]
         mock.respond(
             to: "/posts/3",
@@ -208,11 +199,15 @@ struct MutationOrderTests {
         )
         mock.respond(to: "/posts/3", with: .json(Post(id: 3, title: "B")))
         let first = Task {
-            try await webservice.send(rename(3, to: "A").storingAnswer(as: Self.post(3)))
+            try await webservice.send(
+                Post.rename(id: 3, to: "A").storingAnswer(as: Post.resource(id: 3))
+            )
         }
         await gates[0].waitForArrivals()
         let second = Task {
-            try await webservice.send(rename(3, to: "B").storingAnswer(as: Self.post(3)))
+            try await webservice.send(
+                Post.rename(id: 3, to: "B").storingAnswer(as: Post.resource(id: 3))
+            )
         }
         await gates[1].waitForArrivals()
 
@@ -226,7 +221,7 @@ struct MutationOrderTests {
         }
 
         #expect(mock.requestCount(for: "/posts/3") == 2)
-        #expect(webservice.storedValue(for: Self.post(3))?.value.title == "B")
+        #expect(webservice.storedValue(for: Post.resource(id: 3))?.value.title == "B")
     }
 
     @Test("a kept optimistic change is never confirmed by a 304: the next load is unconditional")
@@ -237,13 +232,13 @@ struct MutationOrderTests {
             with: .json(Post(id: 3, title: "Liked 0"), headers: ["ETag": "\"v1\""])
         )
         let screen = DetailScreen(webservice: webservice)
-        await screen.load(resource: Self.post(3))
+        await screen.load(resource: Post.resource(id: 3))
         mock.respond(to: "/posts/3/like", method: .post, with: .json(Post(3)))
         mock.respond(to: "/posts/3", with: .json(Post(id: 3, title: "Liked 1")))
         let like = Mutation(
             Resource<Post>(url: Post.baseURL.appending(path: "posts/3/like"), method: .post)
         )
-        .optimistically(updating: Self.post(3)) { $0 = Post(id: 3, title: "Liked 2") }
+        .optimistically(updating: Post.resource(id: 3)) { $0 = Post(id: 3, title: "Liked 2") }
 
         _ = try await screen.send(like)
         for await state in screen.states where state.content?.title == "Liked 1" { break }
@@ -256,18 +251,18 @@ struct MutationOrderTests {
         let webservice = webservice
         mock.respond(to: "/posts/3", with: .json(Post(id: 3, title: "0")))
         let screen = DetailScreen(webservice: webservice)
-        await screen.load(resource: Self.post(3))
+        await screen.load(resource: Post.resource(id: 3))
         let gates = [MockTransport.Gate(), MockTransport.Gate()]
         for gate in gates {
             mock.respond(to: "/posts/3", method: .patch, with: .status(500), after: gate)
         }
         let first: MutationTask<Post> = screen.send(
-            try rename(3, to: "1").optimistically(updating: Self.post(3)) {
+            try Post.rename(id: 3, to: "1").optimistically(updating: Post.resource(id: 3)) {
                 $0 = Post(id: 3, title: $0.title + "+1")
             }
         )
         let second: MutationTask<Post> = screen.send(
-            try rename(3, to: "2").optimistically(updating: Self.post(3)) {
+            try Post.rename(id: 3, to: "2").optimistically(updating: Post.resource(id: 3)) {
                 $0 = Post(id: 3, title: $0.title + "+2")
             }
         )
@@ -275,11 +270,11 @@ struct MutationOrderTests {
 
         gates[0].open()
         await first.finish()
-        #expect(webservice.storedValue(for: Self.post(3))?.value.title == "0+2")
+        #expect(webservice.storedValue(for: Post.resource(id: 3))?.value.title == "0+2")
         gates[1].open()
         await second.finish()
 
-        #expect(webservice.storedValue(for: Self.post(3))?.value.title == "0")
+        #expect(webservice.storedValue(for: Post.resource(id: 3))?.value.title == "0")
         for await state in screen.states where state.content?.title == "0" { break }
     }
 }

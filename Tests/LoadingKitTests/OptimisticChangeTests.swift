@@ -12,17 +12,8 @@ struct OptimisticChangeTests {
     let mock = MockTransport()
     let posts = Resource<[Post]>(url: Post.baseURL.appending(path: "posts"))
 
-    private nonisolated static func post(_ id: Int) -> Resource<Post> {
-        Resource(url: Post.baseURL.appending(path: "posts/\(id)"))
-    }
-
     private func rename(_ id: Int, to title: String) throws -> Mutation<Post> {
-        let request = try Resource<Post>(
-            url: Post.baseURL.appending(path: "posts/\(id)"),
-            method: .patch,
-            body: Post(id: id, title: title)
-        )
-        return Mutation(request).optimistically(updating: Self.post(id)) {
+        try Post.rename(id: id, to: title).optimistically(updating: Post.resource(id: id)) {
             $0 = Post(id: id, title: title)
         }
     }
@@ -60,12 +51,12 @@ struct OptimisticChangeTests {
         }
         let list = PagedScreen<Post, Int>(webservice: webservice) { page in
             .pageNumber(url: Post.baseURL.appending(path: "posts"), page: page, size: 3)
-                .storingElements(\.items, as: { OptimisticChangeTests.post($0.id) })
+                .storingElements(\.items, as: { Post.resource(id: $0.id) })
         }
         await list.loadFirstPage()
         await list.loadNextPage()
         let detail = DetailScreen(webservice: webservice)
-        await detail.load(resource: Self.post(5))
+        await detail.load(resource: Post.resource(id: 5))
         #expect(mock.requests.count == 2)
         let gate = MockTransport.Gate()
         mock.respond(to: "/posts/5", method: .patch, with: .status(500), after: gate)

@@ -12,12 +12,8 @@ struct StoredElementsTests {
     let mock = MockTransport()
     let clock = ManualClock()
 
-    private nonisolated static func post(_ id: Int) -> Resource<Post> {
-        Resource(url: Post.baseURL.appending(path: "posts/\(id)"))
-    }
-
     private let posts = Resource<[Post]>(url: Post.baseURL.appending(path: "posts"))
-        .storingElements(as: { StoredElementsTests.post($0.id) })
+        .storingElements(as: { Post.resource(id: $0.id) })
 
     private func webservice() -> Webservice {
         Webservice(transport: mock, configuration: .init(clock: clock))
@@ -34,7 +30,7 @@ struct StoredElementsTests {
         clock.advance(by: .seconds(30))
 
         let detail = PostScreen(webservice: webservice, clock: clock)
-        await detail.load(resource: Self.post(2))
+        await detail.load(resource: Post.resource(id: 2))
         #expect(detail.configured == ["Post 2"])
         #expect(detail.loadingState.activity == .idle)
         #expect(mock.requests.count == 1)
@@ -55,7 +51,7 @@ struct StoredElementsTests {
         clock.advance(by: .seconds(61))
 
         let detail = PostScreen(webservice: webservice, clock: clock)
-        await detail.load(resource: Self.post(2))
+        await detail.load(resource: Post.resource(id: 2))
         #expect(detail.configured == ["Post 2", "Post 2, in full"])
         #expect(mock.requests.map(\.url?.path) == ["/posts", "/posts/2"])
     }
@@ -70,12 +66,12 @@ struct StoredElementsTests {
         let listed = list.startLoading(resource: posts)
         await gate.waitForArrivals()
         let detail = PostScreen(webservice: webservice, clock: clock)
-        await detail.load(resource: Self.post(2))
+        await detail.load(resource: Post.resource(id: 2))
         gate.open()
         await listed.finish()
-        #expect(webservice.storedValue(for: Self.post(2))?.value.title == "Post 2, edited")
+        #expect(webservice.storedValue(for: Post.resource(id: 2))?.value.title == "Post 2, edited")
         #expect(detail.configured == ["Post 2, edited"])
-        #expect(webservice.storedValue(for: Self.post(1))?.value.title == "Post 1")
+        #expect(webservice.storedValue(for: Post.resource(id: 1))?.value.title == "Post 1")
     }
 
     @Test("a screen showing an item is shown the newer one a page of the list brings")
@@ -84,13 +80,13 @@ struct StoredElementsTests {
         mock.respond(to: "/posts", with: .json([TitledPost(id: 2, title: "Post 2, renamed")]))
         let webservice = webservice()
         let detail = PostScreen(webservice: webservice, clock: clock)
-        await detail.load(resource: Self.post(2))
+        await detail.load(resource: Post.resource(id: 2))
 
         let page = Resource<Page<Post, Int>>.pageNumber(
             url: Post.baseURL.appending(path: "posts"),
             page: nil,
             size: 20
-        ).storingElements(\.items, as: { Self.post($0.id) })
+        ).storingElements(\.items, as: { Post.resource(id: $0.id) })
         let first = try? await webservice.load(page)
         #expect(first?.items.count == 1)
         // The store tells live screens in the next main-actor turn.

@@ -87,7 +87,7 @@ extension Webservice {
         if answer != nil || (wasSent && outcome.isCancelled) || start.turn.isOverlapped {
             writes.noteSettling(start.turn)
         }
-        let answered = answer == nil ? [] : mutation.answers.map(\.identity)
+        let answered = answer == nil ? [] : mutation.answeredIdentities
         if let answer {
             for target in mutation.answers {
                 storeAnswer(answer, of: target, replacingEdit: start.id)
