@@ -25,6 +25,11 @@ let package = Package(
             dependencies: ["LoadingKit", "LoadingKitNetworking", "LoadingKitTesting"],
             path: "Benchmarks/loadingkit-bench"
         ),
+        .executableTarget(
+            name: "loadingkit-outbox-drill",
+            dependencies: ["LoadingKitNetworking", "LoadingKitTesting"],
+            path: "Benchmarks/outbox-drill"
+        ),
         .target(
             name: "LoadingKitExamples",
             dependencies: ["LoadingKit"],

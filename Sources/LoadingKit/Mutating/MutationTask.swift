@@ -24,6 +24,10 @@ public final class MutationTask<A: Sendable> {
     public private(set) var error: LoadingError?
     /// Whether the mutation ended because it was cancelled.
     public private(set) var wasCancelled = false
+    /// The write the outbox keeps for a mutation kept until sent
+    /// (``Mutation/keptUntilSent()``) that could not reach its server: it is sent
+    /// again later, its change shown meanwhile. `nil` otherwise; ``error`` is `nil` then.
+    public private(set) var queuedWrite: QueuedWrite?
 
     @ObservationIgnored private var task: Task<Void, Never>?
 
@@ -60,6 +64,8 @@ public final class MutationTask<A: Sendable> {
             self.value = value
         case .failure(.cancelled):
             wasCancelled = true
+        case .failure(.queued(let write)):
+            queuedWrite = write
         case .failure(let error):
             self.error = .webservice(error)
         }

@@ -29,6 +29,10 @@ extension WebserviceError: CustomStringConvertible, CustomDebugStringConvertible
             "Response larger than the limit of \(limit) bytes"
         case .notModifiedWithoutCache(let url):
             "Not modified\(Self.target(nil, url)), but no earlier value is known"
+        case .queued(let write):
+            "Queued\(Self.target(write.method, write.url)): sent when the server can be reached"
+        case .outboxRefused(let refusal):
+            "Not kept: \(refusal)"
         }
     }
 

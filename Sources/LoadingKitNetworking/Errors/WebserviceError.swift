@@ -30,6 +30,13 @@ public enum WebserviceError: Error, Sendable, Equatable {
     /// The server answered `304 Not Modified` but no earlier value of the resource
     /// is known to stand for it.
     case notModifiedWithoutCache(url: URL?)
+    /// A mutation kept until sent (``Mutation/keptUntilSent()``) could not reach the
+    /// server and waits in the ``Outbox``: it is sent again later, and its optimistic
+    /// changes stay shown meanwhile.
+    case queued(QueuedWrite)
+    /// The ``Outbox`` did not take a mutation kept until sent: it was not sent, and
+    /// its optimistic changes were taken back.
+    case outboxRefused(OutboxRefusal)
 
     /// Whether the load was cancelled, rather than failed.
     public var isCancellation: Bool { self == .cancelled }

@@ -53,6 +53,18 @@ extension LoadingEvent: CustomStringConvertible {
             "⏸ \(target) waits for a mutation under way"
         case .overtakenByMutation:
             "↻ \(target) answered before a mutation ended: not stored, sent again"
+        case .writeKept(let sequence):
+            "✎ \(target) kept in the outbox as write \(sequence)"
+        case .writeQueued(let sequence):
+            "⏸ \(target) write \(sequence) waits in the outbox for its server"
+        case .writeConfirmed(let sequence):
+            "✓ \(target) write \(sequence) confirmed: it left the outbox"
+        case .writeRejected(let sequence, let status):
+            "✗ \(target) write \(sequence) rejected with \(status): its changes were taken back"
+        case .outboxRefused(let refusal):
+            "✗ \(target) not kept: \(refusal)"
+        case .outboxFileRefused(let name):
+            "✗ removed unreadable outbox file \(name)"
         }
     }
 

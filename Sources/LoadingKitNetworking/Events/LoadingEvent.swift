@@ -58,6 +58,21 @@ public struct LoadingEvent: Sendable {
         /// sent before: it is not stored — it could predate the change — and the
         /// request is sent again.
         case overtakenByMutation
+        /// A mutation kept until sent was written to the outbox as write `sequence`,
+        /// before it is sent.
+        case writeKept(sequence: UInt64)
+        /// The kept write `sequence` could not reach its server, or the server answered
+        /// with a server error, or a write before it waits: it waits in the outbox.
+        case writeQueued(sequence: UInt64)
+        /// The server answered the kept write `sequence`: it left the outbox.
+        case writeConfirmed(sequence: UInt64)
+        /// The server refused the kept write `sequence` with `status`: it left the
+        /// outbox and its changes were taken back.
+        case writeRejected(sequence: UInt64, status: Int)
+        /// The outbox did not take a mutation: it was not sent.
+        case outboxRefused(OutboxRefusal)
+        /// An outbox file did not read back whole and was removed.
+        case outboxFileRefused(name: String)
     }
 
     /// What happened.

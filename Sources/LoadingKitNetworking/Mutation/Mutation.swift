@@ -53,6 +53,9 @@ public struct Mutation<A: Sendable>: Sendable {
     public private(set) var scope: String?
     private(set) var changes: [Change] = []
     private(set) var answers: [Answer] = []
+    /// How the mutation is kept in the outbox until the server confirms or rejects it;
+    /// `nil` when it is sent once. Set by ``keptUntilSent()``.
+    var keeping: Keeping?
 
     /// A mutation sending `resource`.
     ///

@@ -50,6 +50,9 @@ extension Webservice {
         await start.turn.previousEnded {
             self.report(.waitingForMutation, about: mutation.resource)
         }
+        if let keeping = mutation.keeping {
+            return try await completeKept(mutation, keeping: keeping, startedAs: start)
+        }
         let outcome: Result<Fetched<A>, WebserviceError>
         // Cancelled before its turn came, it never reached the server.
         let isSent = !Task.isCancelled
@@ -77,7 +80,7 @@ extension Webservice {
     /// optimistic changes off — kept in the base on success — and, when the server has
     /// or may have the change, makes what it changed stale and refuses the answers of
     /// loads sent before.
-    private func settle<A: Sendable>(
+    func settle<A: Sendable>(
         _ mutation: Mutation<A>,
         startedAs start: MutationStart,
         after outcome: Result<Fetched<A>, WebserviceError>,

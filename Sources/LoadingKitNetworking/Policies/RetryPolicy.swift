@@ -118,7 +118,8 @@ public struct RetryPolicy: Sendable {
         case .badStatus(let failure):
             return failure.statusCode == 408 || failure.statusCode == 429
                 || (500...599).contains(failure.statusCode)
-        case .decoding, .cancelled, .responseTooLarge, .notModifiedWithoutCache:
+        case .decoding, .cancelled, .responseTooLarge, .notModifiedWithoutCache, .queued,
+            .outboxRefused:
             return false
         }
     }

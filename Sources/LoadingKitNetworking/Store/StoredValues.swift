@@ -51,6 +51,9 @@ package final class StoredValues: Sendable {
         var lastVersion: UInt64 = 0
         var listener: (@Sendable (Change) -> Void)?
         var attachment: (any AnyObject & Sendable)?
+        /// The changes of writes waiting in an outbox, laid on every entry of their
+        /// resources — stored now or later — until the writes end.
+        var held: [ResourceIdentity: [StoredEntry.Edit]] = [:]
     }
 
     /// The limits the store keeps to.
@@ -135,7 +138,11 @@ package final class StoredValues: Sendable {
                 state.replace(slot, with: fresh)
                 state.touch(slot)
             } else {
-                state.insert(describe(state.lastVersion), for: identity)
+                var fresh = describe(state.lastVersion)
+                for edit in state.held[identity] ?? [] {
+                    fresh.add(edit)
+                }
+                state.insert(fresh, for: identity)
             }
             state.evict(within: limits)
             return (state.slots[identity].map { state.nodes[$0]!.entry }, true)
@@ -172,6 +179,39 @@ package final class StoredValues: Sendable {
             tell(.value(identity))
         }
         return entry
+    }
+
+    /// Lays `edit` on the value of `identity` — stored now, or whenever it is stored —
+    /// until ``release(_:of:)``; tells the loaders when the value changes.
+    package func hold(_ edit: StoredEntry.Edit, for identity: ResourceIdentity) {
+        let changed = state.withLock { state -> Bool in
+            state.held[identity, default: []].append(edit)
+            guard let slot = state.slots[identity],
+                !state.nodes[slot]!.entry.edits.contains(where: { $0.id == edit.id })
+            else { return false }
+            var entry = state.nodes[slot]!.entry
+            entry.add(edit)
+            state.lastVersion += 1
+            entry.version = state.lastVersion
+            state.replace(slot, with: entry)
+            return true
+        }
+        if changed {
+            tell(.value(identity))
+        }
+    }
+
+    /// Stops laying the edits numbered `id` on the values of `identities` stored from
+    /// now on; the entries that have them keep them until they are removed.
+    package func release(_ id: UInt64, of identities: [ResourceIdentity]) {
+        state.withLock { state in
+            for identity in identities {
+                state.held[identity]?.removeAll { $0.id == id }
+                if state.held[identity]?.isEmpty == true {
+                    state.held[identity] = nil
+                }
+            }
+        }
     }
 
     /// Marks the entries `invalidation` covers as stale; returns how many it covered.

@@ -123,8 +123,12 @@ extension Webservice {
                 url: request.url,
                 method: resource.method
             )
+            if case .transport = failure {
+                configuration.outbox?.noteUnreachable(request.url)
+            }
             return reportFailure(failure, of: resource, since: started)
         }
+        configuration.outbox?.noteAnswer(from: request.url, status: response.statusCode)
         if let started {
             let duration = started.duration(to: configuration.clock.continuousNow)
             let status = response.statusCode

@@ -72,6 +72,10 @@ public final class Webservice: Sendable {
         /// coalescing, `304`s, retries, cancellations, stored values. Default: `nil`,
         /// and then no event is built at all. See ``LoadingEventPrinter``.
         public var monitor: (any LoadingMonitor)?
+        /// Where mutations kept until sent (``Mutation/keptUntilSent()``) wait for
+        /// their server, across launches. Default: `nil`, and such a mutation is
+        /// refused. See ``Outbox``.
+        public var outbox: Outbox?
 
         /// Creates a configuration.
         ///
@@ -86,6 +90,7 @@ public final class Webservice: Sendable {
         ///     credentials are kept across launches too.
         ///   - clock: The clock of retries and stored values.
         ///   - monitor: Who hears the events of the webservice and its loaders.
+        ///   - outbox: Where mutations kept until sent wait for their server.
         public init(
             coalescedMethods: Set<HTTPMethod> = [.get, .head],
             retry: RetryPolicy = .none,
@@ -94,7 +99,8 @@ public final class Webservice: Sendable {
             persistentStore: (any ResourceStore)? = nil,
             persistsCredentialedRequests: Bool = false,
             clock: any Clock<Duration> = ContinuousClock(),
-            monitor: (any LoadingMonitor)? = nil
+            monitor: (any LoadingMonitor)? = nil,
+            outbox: Outbox? = nil
         ) {
             self.coalescedMethods = coalescedMethods
             self.retry = retry
@@ -104,6 +110,7 @@ public final class Webservice: Sendable {
             self.persistsCredentialedRequests = persistsCredentialedRequests
             self.clock = clock
             self.monitor = monitor
+            self.outbox = outbox
         }
 
         /// Creates a configuration keeping `revalidationCapacity` entries.
@@ -178,6 +185,13 @@ public final class Webservice: Sendable {
         self.configuration = configuration
         self.store = StoredValues(limits: configuration.storage)
         self.coalescer = coalescer
+        if let outbox = configuration.outbox {
+            for name in outbox.start(for: self) {
+                configuration.monitor?.record(
+                    LoadingEvent(kind: .outboxFileRefused(name: name), method: .post, url: nil)
+                )
+            }
+        }
     }
 
     /// A webservice on ``URLSessionTransport/shared``, for apps that need only one.

@@ -384,6 +384,64 @@ extension Todo {
 }
 // end snippet
 
+// snippet: outbox-kinds
+struct Rename: Codable, Sendable {
+    let id: Int
+    let title: String
+}
+
+extension Todo {
+    /// Renames the todo on every screen at once, and keeps the write until the server has it.
+    static func renaming(_ rename: Rename) throws -> Mutation<Todo> {
+        let renamed = Todo(id: rename.id, title: rename.title, done: false)
+        return Mutation(try update(renamed))
+            .optimistically(updating: resource(id: rename.id)) { $0.title = rename.title }
+            .storingAnswer(as: resource(id: rename.id))
+            .scoped("todo-\(rename.id)")  // edits of one todo reach the server in order
+            .keptUntilSent(as: "rename-todo", input: rename)
+    }
+}
+// end snippet
+
+@MainActor
+enum OutboxSnippets {
+    static func setUp() -> Webservice {
+        // snippet: outbox-setup
+        let support = FileManager.default.urls(
+            for: .applicationSupportDirectory,
+            in: .userDomainMask
+        )[0]
+        let outbox = Outbox(directory: support.appending(path: "Outbox"))
+        outbox.register("rename-todo", rebuild: Todo.renaming)  // before the webservice starts
+        let webservice = Webservice(configuration: .init(outbox: outbox))
+        // end snippet
+        return webservice
+    }
+
+    static func send(screen: TodosScreen) async throws {
+        // snippet: outbox-send
+        let rename = try Todo.renaming(Rename(id: 3, title: "Call Ada"))
+        do {
+            let saved = try await screen.send(rename)
+            print("Saved “\(saved.title)”")
+        } catch .webservice(.queued(let write)) {
+            print("Saved on this device; sent when the server is back (write \(write.sequence))")
+        } catch .webservice(.badStatus(let failure)) {
+            print("The server refused the change: \(failure.statusCode)")  // taken back
+        } catch {
+            print(error.description)
+        }
+        // end snippet
+    }
+
+    static func resume(outbox: Outbox) async {
+        // snippet: outbox-resume
+        await outbox.resume()  // the network is back: send what waits, in order
+        print(outbox.pendingWrites.count, "changes still wait for their server")
+        // end snippet
+    }
+}
+
 @MainActor
 enum SharingSnippets {
     static func sharing() async {

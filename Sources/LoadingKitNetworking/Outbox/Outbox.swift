@@ -1,0 +1,451 @@
+import Foundation
+import Synchronization
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Where a webservice keeps the mutations that must reach the server however long it
+/// takes — those sent ``Mutation/keptUntilSent()`` — one file per write in a
+/// directory, until the server confirms or rejects each.
+///
+/// ```swift
+/// let outbox = Outbox(directory: URL.applicationSupportDirectory.appending(path: "Outbox"))
+/// outbox.register("rename-post", rebuild: renaming)  // see Mutation.keptUntilSent(as:input:)
+/// let webservice = Webservice(configuration: .init(outbox: outbox))
+/// ```
+///
+/// A kept write is on disk before it is sent, and leaves the disk only once the server
+/// answered it: a process killed at any instant loses none, and the `Idempotency-Key`
+/// sent with every attempt lets a server that honours it apply none twice. A write the
+/// server cannot be reached for is sent again — in order within its scope — when a
+/// request to its server gets an answer, on ``resume()``, and when a webservice starts
+/// with the outbox. A write the server rejects with a `4xx` leaves it, its optimistic
+/// changes taken back. Credentials (`Authorization`, `Proxy-Authorization`, `Cookie`)
+/// are never written: they are taken from the request the app builds when the write is
+/// sent.
+///
+/// A file that does not read back whole is removed and reported, never a crash. Give
+/// each outbox a directory of its own, and one webservice.
+public final class Outbox: Sendable {
+    /// The directory the writes are in.
+    public let directory: URL
+    /// The most writes the outbox holds; the next is refused with
+    /// ``OutboxRefusal/full(maximumWrites:maximumSize:)``.
+    public let maximumWrites: Int
+    /// The most bytes the writes' files may take together.
+    public let maximumSize: Int
+    private let log: @Sendable (String) -> Void
+    private let state = Locked(State())
+    /// How many writes wait to be sent again: a response reads it before the lock.
+    private let waitingCount = Atomic<Int>(0)
+
+    /// Creates an outbox in `directory`, which it creates when needed; it reads what
+    /// the directory holds when a webservice starts with it.
+    ///
+    /// - Parameters:
+    ///   - directory: Where the writes go; give the outbox a directory of its own.
+    ///   - maximumWrites: The most writes it holds. Default: 1,000.
+    ///   - maximumSize: The most bytes their files take together. Default: 10 MiB.
+    ///   - log: Where files it cannot read or write are told; never a body, a header
+    ///     or a URL. Default: standard error.
+    public init(
+        directory: URL,
+        maximumWrites: Int = 1_000,
+        maximumSize: Int = 10 << 20,
+        log: @escaping @Sendable (String) -> Void = DiskResourceStore.standardErrorLog
+    ) {
+        self.directory = directory
+        self.maximumWrites = maximumWrites
+        self.maximumSize = maximumSize
+        self.log = log
+    }
+
+    /// Registers how to rebuild the mutations kept as `kind`
+    /// (``Mutation/keptUntilSent(as:input:)``) after a relaunch, from their input:
+    /// their optimistic changes show again and their answers are stored. Register
+    /// every kind before a webservice starts with the outbox.
+    ///
+    /// ```swift
+    /// outbox.register("rename-post") { (rename: Rename) in renaming(rename) }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - kind: The name the mutations were kept as.
+    ///   - rebuild: Builds the mutation from its input; its request's credential header
+    ///     fields are sent with the recorded request. When it throws, or the input does
+    ///     not decode, the write is sent as recorded, with no change shown.
+    public func register<Input: Decodable & Sendable, A: Sendable>(
+        _ kind: String,
+        rebuild: @escaping @Sendable (Input) throws -> Mutation<A>
+    ) {
+        let rebuilder: Rebuilder = { record, webservice in
+            guard let input = record.input,
+                let decoded = try? JSONDecoder().decode(Input.self, from: input),
+                let mutation = try? rebuild(decoded)
+            else { return nil }
+            return webservice.restoredWrite(mutation, record: record)
+        }
+        state.withLock { $0.rebuilders[kind] = rebuilder }
+    }
+
+    /// The writes waiting for the server, in the order they were kept — those being
+    /// sent included.
+    public var pendingWrites: [QueuedWrite] {
+        state.withLock { state in
+            state.entries.keys.sorted().map { state.entries[$0]!.record.queuedWrite }
+        }
+    }
+
+    /// Sends the writes waiting for the server now, in order within each scope, and
+    /// returns once each was sent once: confirmed, rejected, or still waiting because
+    /// its server cannot be reached or answered with a server error. Returns at once
+    /// when no webservice started with the outbox.
+    public func resume() async {
+        let webservice = state.withLock { state -> Webservice? in
+            state.unreachableOrigins.removeAll()
+            return state.webservice
+        }
+        guard let webservice else { return }
+        await replay(through: webservice)
+    }
+
+    // MARK: - Package
+
+    /// Rebuilds a kept write from its record, for a webservice.
+    typealias Rebuilder = @Sendable (OutboxRecord, Webservice) -> KeptWrite?
+
+    /// One write the outbox holds.
+    struct Entry {
+        var record: OutboxRecord
+        let size: Int
+        /// How to send it again; `nil` while its first sending is under way.
+        var write: KeptWrite?
+        /// Whether it is being sent.
+        var isInFlight: Bool
+    }
+
+    struct State {
+        weak var webservice: Webservice?
+        var entries: [UInt64: Entry] = [:]
+        var totalSize = 0
+        var lastSequence: UInt64 = 0
+        /// The origins whose last request found no server: writes to them wait.
+        var unreachableOrigins: Set<String> = []
+        var rebuilders: [String: Rebuilder] = [:]
+        var isReplaying = false
+        var isReplayAskedAgain = false
+        /// Those waiting for the replay under way, and the one asked for meanwhile, to end.
+        var replayWaiters: [CheckedContinuation<Void, Never>] = []
+    }
+
+    /// Starts the outbox for `webservice`: sweeps the files a killed write left, reads
+    /// the writes kept, rebuilding each, and starts sending them. Returns the names of
+    /// the files refused. An outbox opens for one webservice only.
+    func start(for webservice: Webservice) -> [String] {
+        let isFirst = state.withLock { state -> Bool in
+            guard state.webservice == nil else { return false }
+            state.webservice = webservice
+            return true
+        }
+        guard isFirst else {
+            log("an outbox serves one webservice; \(directory.lastPathComponent) is in use")
+            return []
+        }
+        let (records, refused) = readDirectory()
+        let rebuilders = state.withLock { $0.rebuilders }
+        var opened: [UInt64: Entry] = [:]
+        for (record, size) in records {
+            let write =
+                record.kind.flatMap { rebuilders[$0] }.flatMap { $0(record, webservice) }
+                ?? webservice.restoredWrite(recordedOnly: record)
+            opened[record.sequence] = Entry(
+                record: record,
+                size: size,
+                write: write,
+                isInFlight: false
+            )
+        }
+        state.withLock { state in
+            state.entries = opened
+            state.totalSize = opened.values.reduce(0) { $0 + $1.size }
+            state.lastSequence = opened.keys.max() ?? 0
+        }
+        waitingCount.store(opened.count, ordering: .releasing)
+        if !opened.isEmpty {
+            Task { await self.replay(through: webservice) }
+        }
+        return refused
+    }
+
+    /// Writes `request` to disk as the next write, before it is sent.
+    ///
+    /// - Throws: ``OutboxRefusal`` when the outbox is full or the file cannot be
+    ///   written.
+    func keep(
+        _ request: URLRequest,
+        scope: String?,
+        kind: String?,
+        input: Data?
+    ) throws(OutboxRefusal) -> OutboxRecord {
+        guard let url = request.url else { throw .cannotWrite }
+        let sequence = state.withLock { state -> UInt64 in
+            state.lastSequence += 1
+            return state.lastSequence
+        }
+        let record = OutboxRecord(
+            sequence: sequence,
+            idempotencyKey: UUID().uuidString,
+            scope: scope,
+            kind: kind,
+            input: input,
+            request: request,
+            url: url
+        )
+        let contents = record.fileContents
+        let hasRoom = state.withLock { state -> Bool in
+            guard state.entries.count < maximumWrites,
+                state.totalSize + contents.count <= maximumSize
+            else { return false }
+            state.entries[sequence] = Entry(
+                record: record,
+                size: contents.count,
+                write: nil,
+                isInFlight: true
+            )
+            state.totalSize += contents.count
+            return true
+        }
+        guard hasRoom else {
+            throw .full(maximumWrites: maximumWrites, maximumSize: maximumSize)
+        }
+        guard writeWhole(contents, named: record.fileName) else {
+            forget(sequence)
+            throw .cannotWrite
+        }
+        return record
+    }
+
+    /// Whether the write `record` waits instead of being sent now: its server was
+    /// unreachable at the last try, or a write kept before it in its scope waits.
+    func mustWait(_ record: OutboxRecord) -> Bool {
+        state.withLock { state in
+            state.unreachableOrigins.contains(record.url.origin)
+                || (record.scope != nil
+                    && state.entries.values.contains {
+                        $0.record.scope == record.scope && $0.record.sequence < record.sequence
+                    })
+        }
+    }
+
+    /// Keeps the write `sequence` waiting, to be sent again by `write`.
+    func park(_ sequence: UInt64, as write: KeptWrite) {
+        state.withLock { state in
+            guard state.entries[sequence] != nil else { return }
+            if state.entries[sequence]!.write == nil {
+                waitingCount.add(1, ordering: .releasing)
+            }
+            state.entries[sequence]!.write = write
+            state.entries[sequence]!.isInFlight = false
+        }
+    }
+
+    /// Removes the write `sequence`, which the server confirmed or rejected, from the
+    /// disk and the outbox.
+    func remove(_ sequence: UInt64) {
+        unlink(directory.appending(path: OutboxRecord.fileName(of: sequence)).path)
+        forget(sequence)
+    }
+
+    /// Notes that no server answered at `url`'s origin: writes to it wait.
+    func noteUnreachable(_ url: URL?) {
+        guard let url else { return }
+        state.withLock { _ = $0.unreachableOrigins.insert(url.origin) }
+    }
+
+    /// Notes that the server at `url`'s origin answered with `status`: the writes
+    /// waiting for it are sent again when it was unreachable, or when it answered a
+    /// success while some wait.
+    func noteAnswer(from url: URL?, status: Int) {
+        guard waitingCount.load(ordering: .acquiring) > 0, let url else { return }
+        let origin = url.origin
+        let (webservice, replays) = state.withLock { state -> (Webservice?, Bool) in
+            let wasUnreachable = state.unreachableOrigins.remove(origin) != nil
+            let waits = state.entries.values.contains {
+                $0.write != nil && !$0.isInFlight && $0.record.url.origin == origin
+            }
+            return (state.webservice, waits && (wasUnreachable || (200..<300).contains(status)))
+        }
+        guard replays, let webservice else { return }
+        Task { await self.replay(through: webservice) }
+    }
+
+    // MARK: - Replay
+
+    /// Sends each waiting write once, oldest first; a write that still waits holds
+    /// back the later ones of its scope, and one whose server cannot be reached those
+    /// to its origin. Runs one pass at a time; a pass asked for meanwhile runs after.
+    private func replay(through webservice: Webservice) async {
+        let starts = state.withLock { state -> Bool in
+            guard !state.isReplaying else {
+                state.isReplayAskedAgain = true
+                return false
+            }
+            state.isReplaying = true
+            return true
+        }
+        guard starts else {
+            // The pass under way runs once more after it ends; this returns then.
+            await withCheckedContinuation { continuation in
+                let isWaiting = state.withLock { state -> Bool in
+                    guard state.isReplaying else { return false }
+                    state.replayWaiters.append(continuation)
+                    return true
+                }
+                if !isWaiting {
+                    continuation.resume()
+                }
+            }
+            return
+        }
+        var waiters: [CheckedContinuation<Void, Never>] = []
+        var again = true
+        while again {
+            await replayPass(through: webservice)
+            again = state.withLock { state in
+                defer { state.isReplayAskedAgain = false }
+                state.isReplaying = state.isReplayAskedAgain
+                if !state.isReplaying {
+                    waiters = state.replayWaiters
+                    state.replayWaiters = []
+                }
+                return state.isReplayAskedAgain
+            }
+        }
+        for waiter in waiters {
+            waiter.resume()
+        }
+    }
+
+    private func replayPass(through webservice: Webservice) async {
+        var tried: Set<UInt64> = []
+        var heldScopes: Set<String> = []
+        var heldOrigins: Set<String> = []
+        while let (sequence, write) = nextWrite(
+            notIn: tried,
+            heldScopes: heldScopes,
+            heldOrigins: heldOrigins
+        ) {
+            tried.insert(sequence)
+            let record = write.record
+            switch await write.send(webservice) {
+            case .confirmed, .rejected, .cancelled:
+                break
+            case .unreachable:
+                heldOrigins.insert(record.url.origin)
+                if let scope = record.scope { heldScopes.insert(scope) }
+            case .waits:
+                if let scope = record.scope { heldScopes.insert(scope) }
+            }
+        }
+    }
+
+    /// The oldest waiting write not tried in this pass whose scope and origin are not
+    /// held back, marked in flight; `nil` when there is none.
+    private func nextWrite(
+        notIn tried: Set<UInt64>,
+        heldScopes: Set<String>,
+        heldOrigins: Set<String>
+    ) -> (UInt64, KeptWrite)? {
+        state.withLock { state -> (UInt64, KeptWrite)? in
+            var blockedScopes = heldScopes
+            for sequence in state.entries.keys.sorted() {
+                let entry = state.entries[sequence]!
+                let scope = entry.record.scope
+                if let scope, blockedScopes.contains(scope) { continue }
+                guard let write = entry.write, !entry.isInFlight, !tried.contains(sequence),
+                    !heldOrigins.contains(entry.record.url.origin)
+                else {
+                    // A write ahead in its scope that is not sent now holds the rest back.
+                    if let scope { blockedScopes.insert(scope) }
+                    continue
+                }
+                state.entries[sequence]!.isInFlight = true
+                return (sequence, write)
+            }
+            return nil
+        }
+    }
+
+    // MARK: - Disk
+
+    private func forget(_ sequence: UInt64) {
+        state.withLock { state in
+            guard let entry = state.entries.removeValue(forKey: sequence) else { return }
+            state.totalSize -= entry.size
+            if entry.write != nil {
+                waitingCount.subtract(1, ordering: .releasing)
+            }
+        }
+    }
+
+    /// Writes `contents` as file `name`, whole or not at all: to a temporary file,
+    /// synchronized, then renamed.
+    private func writeWhole(_ contents: Data, named name: String) -> Bool {
+        do {
+            try FileManager.default.createDirectory(
+                at: directory,
+                withIntermediateDirectories: true
+            )
+        } catch {
+            log("could not create the outbox directory: \((error as NSError).code)")
+            return false
+        }
+        let path = directory.appending(path: name).path
+        let temporary = directory.appending(path: "." + name + ".tmp").path
+        let descriptor = open(temporary, O_CREAT | O_WRONLY | O_TRUNC, 0o600)
+        guard descriptor >= 0 else {
+            log("could not write outbox file \(name): errno \(errno)")
+            return false
+        }
+        let written = contents.withUnsafeBytes { bytes in
+            write(descriptor, bytes.baseAddress, bytes.count)
+        }
+        let synchronized = fsync(descriptor) == 0
+        close(descriptor)
+        guard written == contents.count, synchronized, rename(temporary, path) == 0 else {
+            log("could not write outbox file \(name): errno \(errno)")
+            unlink(temporary)
+            return false
+        }
+        return true
+    }
+
+    /// The records in the directory with their sizes, oldest first, and the names of
+    /// the files refused — removed, as are the temporary files of writes a kill cut.
+    private func readDirectory() -> ([(OutboxRecord, Int)], [String]) {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        var records: [(OutboxRecord, Int)] = []
+        var refused: [String] = []
+        for name in names.sorted() {
+            let path = directory.appending(path: name).path
+            if name.hasPrefix("."), name.hasSuffix(".tmp") {
+                unlink(path)
+                continue
+            }
+            guard name.hasSuffix(".lkob") else { continue }
+            let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int
+            guard let size, size <= maximumSize,
+                let contents = FileManager.default.contents(atPath: path),
+                let record = OutboxRecord(fileContents: contents), record.fileName == name
+            else {
+                log("removed unreadable outbox file \(name)")
+                unlink(path)
+                refused.append(name)
+                continue
+            }
+            records.append((record, contents.count))
+        }
+        return (records, refused)
+    }
+}

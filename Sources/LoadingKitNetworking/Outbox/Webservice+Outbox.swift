@@ -1,0 +1,175 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// How a webservice sends the mutations its ``Outbox`` keeps: written to disk before
+/// they are sent, removed once the server answered, sent again when it could not be
+/// reached — their optimistic changes held in the store meanwhile.
+extension Webservice {
+    /// Sends `mutation`, kept until sent, whose turn has come: writes it to the outbox,
+    /// then sends it unless it must wait. Ends its turn.
+    func completeKept<A: Sendable>(
+        _ mutation: Mutation<A>,
+        keeping: Mutation<A>.Keeping,
+        startedAs start: MutationStart
+    ) async throws(WebserviceError) -> A {
+        defer { writes.end(start.turn, in: mutation.scope) }
+        guard !Task.isCancelled else {
+            settle(mutation, startedAs: start, after: .failure(.cancelled), wasSent: false)
+            throw .cancelled
+        }
+        let outbox: Outbox
+        let record: OutboxRecord
+        do throws(OutboxRefusal) {
+            guard let configured = configuration.outbox else { throw .noOutbox }
+            guard !keeping.inputFailedToEncode else { throw .inputNotEncodable }
+            outbox = configured
+            record = try outbox.keep(
+                mutation.resource.request,
+                scope: mutation.scope,
+                kind: keeping.kind,
+                input: keeping.input
+            )
+        } catch {
+            report(.outboxRefused(error), about: mutation.resource)
+            settle(
+                mutation,
+                startedAs: start,
+                after: .failure(.outboxRefused(error)),
+                wasSent: false
+            )
+            throw .outboxRefused(error)
+        }
+        hold(mutation, as: start.id)
+        report(.writeKept(sequence: record.sequence), about: mutation.resource)
+        let write = keptWrite(mutation, record: record, editID: start.id)
+        if outbox.mustWait(record) {
+            wait(write, in: outbox, about: mutation.resource)
+            throw .queued(record.queuedWrite)
+        }
+        let result = await send(write, of: mutation, startedAs: start, in: outbox, isReplay: false)
+        switch result {
+        case .success(let value):
+            return value
+        case .failure(let error):
+            throw error
+        }
+    }
+
+    /// Sends kept write `write` of `mutation` once, in the turn `start` holds, and
+    /// settles it: it leaves the outbox when the server answered or the app cancelled
+    /// it, or waits to be sent again.
+    private func send<A: Sendable>(
+        _ write: KeptWrite,
+        of mutation: Mutation<A>,
+        startedAs start: MutationStart,
+        in outbox: Outbox,
+        isReplay: Bool
+    ) async -> Result<A, WebserviceError> {
+        var resource = mutation.resource
+        resource.request = write.record.request(credentialsFrom: mutation.resource.request)
+        let result: Result<Fetched<A>, WebserviceError>
+        do throws(WebserviceError) {
+            result = .success(
+                try await fetch(
+                    resource,
+                    lease: nil,
+                    retry: mutation.retry,
+                    coalesces: false,
+                    settlingWrites: false
+                )
+            )
+        } catch {
+            result = .failure(error)
+        }
+        let outcome = KeptOutcome(result, isReplay: isReplay)
+        guard outcome.isFinal else {
+            if outcome == .unreachable {
+                outbox.noteUnreachable(write.record.url)
+            }
+            wait(write, in: outbox, about: mutation.resource)
+            return .failure(.queued(write.record.queuedWrite))
+        }
+        store.release(start.id, of: mutation.changedIdentities)
+        outbox.remove(write.record.sequence)
+        settle(mutation, startedAs: start, after: result, wasSent: true)
+        if case .failure(.badStatus(let failure)) = result, outcome == .rejected {
+            report(
+                .writeRejected(sequence: write.record.sequence, status: failure.statusCode),
+                about: mutation.resource
+            )
+        } else if outcome == .confirmed {
+            report(.writeConfirmed(sequence: write.record.sequence), about: mutation.resource)
+        }
+        return result.map(\.value)
+    }
+
+    /// Leaves `write` in the outbox, to be sent again.
+    private func wait<A>(_ write: KeptWrite, in outbox: Outbox, about resource: Resource<A>) {
+        outbox.park(write.record.sequence, as: write)
+        report(.writeQueued(sequence: write.record.sequence), about: resource)
+    }
+
+    /// Holds the optimistic changes of `mutation`, numbered `id`, in the store until
+    /// the write ends: shown over every value of the resources it changes, stored now
+    /// or later.
+    private func hold<A>(_ mutation: Mutation<A>, as id: UInt64) {
+        for change in mutation.changes {
+            store.hold(StoredEntry.Edit(id: id, apply: change.apply), for: change.identity)
+        }
+    }
+
+    /// The kept write of `mutation`, recorded as `record`, whose optimistic changes
+    /// are numbered `editID`: sent again in its own turn, as recorded, with the
+    /// credential fields of the mutation's request.
+    private func keptWrite<A: Sendable>(
+        _ mutation: Mutation<A>,
+        record: OutboxRecord,
+        editID: UInt64
+    ) -> KeptWrite {
+        KeptWrite(record: record) { webservice in
+            let turn = webservice.writes.enqueue(
+                in: mutation.scope,
+                changing: mutation.touchedIdentities,
+                mutation.changesValue(of:)
+            )
+            await turn.previousEnded {
+                webservice.report(.waitingForMutation, about: mutation.resource)
+            }
+            defer { webservice.writes.end(turn, in: mutation.scope) }
+            guard let outbox = webservice.configuration.outbox else { return .waits }
+            let start = MutationStart(id: editID, turn: turn, notifies: true)
+            let write = webservice.keptWrite(mutation, record: record, editID: editID)
+            let result = await webservice.send(
+                write,
+                of: mutation,
+                startedAs: start,
+                in: outbox,
+                isReplay: true
+            )
+            return KeptOutcome(result, isReplay: true)
+        }
+    }
+
+    /// The write `record`, kept before a relaunch, rebuilt as `mutation`: its
+    /// optimistic changes are held in the store at once.
+    func restoredWrite<A: Sendable>(_ mutation: Mutation<A>, record: OutboxRecord) -> KeptWrite {
+        let id = store.nextSequence()
+        hold(mutation, as: id)
+        return keptWrite(mutation, record: record, editID: id)
+    }
+
+    /// The write `record`, kept before a relaunch with no kind to rebuild it by: sent
+    /// again as recorded, with no change shown and no answer stored.
+    func restoredWrite(recordedOnly record: OutboxRecord) -> KeptWrite {
+        var mutation = Mutation(
+            Resource<Void>(request: record.request(credentialsFrom: nil)) { _, _ in }
+        )
+        if let scope = record.scope {
+            mutation = mutation.scoped(scope)
+        }
+        return keptWrite(mutation, record: record, editID: store.nextSequence())
+    }
+}

@@ -1,0 +1,101 @@
+import Foundation
+import LoadingKit
+import LoadingKitNetworking
+import LoadingKitTesting
+
+/// A loopback server of posts that honours `Idempotency-Key`, as a server an outbox
+/// replays to should: `PATCH /posts/ID` renames the post once per key, and a repeated
+/// key gets the first answer again. It can go away and come back on the same port.
+final class IdempotentPostServer: Sendable {
+    struct State {
+        var titles: [Int: String] = [:]
+        /// The keys applied, in order, with the title each set.
+        var applied: [(key: String, title: String)] = []
+        /// The keys seen on every `PATCH`, repeats included.
+        var patchKeys: [String?] = []
+        /// The credentials seen on every `PATCH`.
+        var authorizations: [String?] = []
+        /// The status `PATCH` answers with instead of applying, when set.
+        var refusal: Int?
+        /// Runs on the server's thread as each `PATCH` arrives.
+        var onPatch: (@Sendable () -> Void)?
+    }
+
+    let state = Locked(State())
+    private let server: Locked<LoopbackServer?>
+    let port: UInt16
+
+    /// A server holding posts `ids`, titled `Post ID`.
+    init(posts ids: [Int]) throws {
+        state.withLock { state in
+            for id in ids { state.titles[id] = "Post \(id)" }
+        }
+        let first = try LoopbackServer()
+        port = first.port
+        server = Locked(first)
+        route(first)
+    }
+
+    /// `http://127.0.0.1:PORT/posts/ID`.
+    func url(ofPost id: Int) -> URL {
+        URL(string: "http://127.0.0.1:\(port)/posts/\(id)")!
+    }
+
+    func resource(ofPost id: Int) -> Resource<Post> {
+        Resource(url: url(ofPost: id))
+    }
+
+    /// A `PATCH` renaming post `id` to `title`, showing the title at once.
+    func rename(_ id: Int, to title: String) throws -> Mutation<Post> {
+        try Mutation(
+            Resource<Post>(url: url(ofPost: id), method: .patch, body: Post(id: id, title: title))
+        )
+        .optimistically(updating: resource(ofPost: id)) { $0 = Post(id: id, title: title) }
+    }
+
+    var titles: [Int: String] { state.withLock { $0.titles } }
+    var appliedTitles: [String] { state.withLock { $0.applied.map(\.title) } }
+    var patchKeys: [String?] { state.withLock { $0.patchKeys } }
+
+    /// Closes the port: requests fail to connect until ``start()``.
+    func stop() {
+        server.withLock {
+            $0?.stop()
+            $0 = nil
+        }
+    }
+
+    /// Opens the port again.
+    func start() throws {
+        let restarted = try LoopbackServer(port: port)
+        route(restarted)
+        server.withLock { $0 = restarted }
+    }
+
+    private func route(_ server: LoopbackServer) {
+        let state = state
+        for id in 1...9 {
+            server.route("/posts/\(id)") { _ in
+                guard let title = state.withLock({ $0.titles[id] }) else { return .status(404) }
+                return .json(Post(id: id, title: title))
+            }
+            server.route("/posts/\(id)", method: .patch) { request in
+                let key = request.header("Idempotency-Key")
+                let post = try? JSONDecoder().decode(Post.self, from: request.body)
+                state.withLock { $0.onPatch }?()
+                return state.withLock { state -> MockResponse in
+                    state.patchKeys.append(key)
+                    state.authorizations.append(request.header("Authorization"))
+                    if let refusal = state.refusal { return .status(refusal) }
+                    guard let post else { return .status(400) }
+                    if let key, let earlier = state.applied.first(where: { $0.key == key }) {
+                        return .json(Post(id: id, title: earlier.title))
+                    }
+                    state.applied.append((key ?? "", post.title))
+                    state.titles[id] = post.title
+                    return .json(post)
+                }
+            }
+        }
+    }
+}

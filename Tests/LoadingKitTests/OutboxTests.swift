@@ -1,0 +1,349 @@
+import Foundation
+import LoadingKit
+import LoadingKitNetworking
+import LoadingKitTesting
+import Testing
+
+/// The outbox, over real `URLSession` against a loopback server that honours
+/// `Idempotency-Key`: a write kept until sent is on disk before it is sent, waits while
+/// its server is away with its change shown, is sent again in order when the server
+/// answers, leaves on a `4xx` with its change taken back, survives a relaunch, and never
+/// writes a credential.
+@MainActor
+@Suite("The outbox", .timeLimit(.minutes(1)))
+struct OutboxTests {
+    let server: IdempotentPostServer
+    let directory = FileManager.default.temporaryDirectory
+        .appending(path: "loadingkit-outbox-\(UUID().uuidString)", directoryHint: .isDirectory)
+    let recorder = EventRecorder()
+
+    init() throws {
+        server = try IdempotentPostServer(posts: [1, 2])
+    }
+
+    private func webservice(
+        outbox: Outbox? = nil,
+        persistentStore: (any ResourceStore)? = nil
+    ) -> Webservice {
+        Webservice(
+            transport: URLSessionTransport(),
+            configuration: .init(
+                persistentStore: persistentStore,
+                monitor: recorder,
+                outbox: outbox ?? Outbox(directory: directory)
+            )
+        )
+    }
+
+    private var files: [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).sorted()
+    }
+
+    /// A detail screen showing post 1.
+    private func screen(on webservice: Webservice) async -> DetailScreen {
+        let screen = DetailScreen(webservice: webservice)
+        await screen.load(resource: server.resource(ofPost: 1))
+        return screen
+    }
+
+    /// Returns once `count` events of the kind `matches` says have been recorded.
+    private func waitFor(
+        _ count: Int,
+        _ matches: @escaping @Sendable (LoadingEvent.Kind) -> Bool
+    ) async {
+        await recorder.waitForEvents(count) { matches($0.kind) }
+    }
+
+    private static let confirmed: @Sendable (LoadingEvent.Kind) -> Bool = { kind in
+        if case .writeConfirmed = kind { return true }
+        return false
+    }
+
+    /// Sends `mutation`, expecting it to be queued; returns the write.
+    @discardableResult
+    private func sendQueued(_ mutation: Mutation<Post>, from screen: DetailScreen) async
+        -> QueuedWrite?
+    {
+        do {
+            _ = try await screen.send(mutation)
+        } catch .webservice(.queued(let write)) {
+            return write
+        } catch {
+            Issue.record("expected the write to be queued, got \(error)")
+        }
+        return nil
+    }
+
+    @Test(
+        "a kept write is on disk while it is sent, sends an Idempotency-Key, and leaves once confirmed"
+    )
+    func keptWhileSent() async throws {
+        let screen = await screen(on: webservice())
+        let directory = directory
+        let filesWhileSent = Locked<[String]>([])
+        server.state.withLock { state in
+            state.onPatch = {
+                let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path))
+                filesWhileSent.withLock { $0 = names ?? [] }
+            }
+        }
+
+        let saved = try await screen.send(server.rename(1, to: "Kept").keptUntilSent())
+
+        #expect(saved.title == "Kept")
+        #expect(filesWhileSent.withLock { $0 } == ["0000000000000001.lkob"])
+        #expect(files.isEmpty)
+        #expect(server.titles[1] == "Kept")
+        #expect(server.patchKeys.count == 1)
+        #expect(server.patchKeys.first??.isEmpty == false)
+        #expect(screen.loadingState.content?.title == "Kept")
+        #expect(recorder.events.contains { $0.kind == .writeKept(sequence: 1) })
+        #expect(recorder.events.contains { $0.kind == .writeConfirmed(sequence: 1) })
+    }
+
+    @Test(
+        "a write while the server is away is queued, its change stays shown, and it is sent when the server answers again"
+    )
+    func queuedWhileAway() async throws {
+        let webservice = webservice()
+        let screen = await screen(on: webservice)
+        server.stop()
+
+        let write = await sendQueued(
+            try server.rename(1, to: "Offline").keptUntilSent(),
+            from: screen
+        )
+
+        #expect(write?.sequence == 1)
+        #expect(screen.loadingState.content?.title == "Offline")
+        #expect(webservice.configuration.outbox?.pendingWrites.map(\.sequence) == [1])
+        #expect(files == ["0000000000000001.lkob"])
+        #expect(recorder.events.contains { $0.kind == .writeQueued(sequence: 1) })
+
+        try server.start()
+        // Any answer from the server's origin sends the writes waiting for it.
+        await screen.load(resource: server.resource(ofPost: 2))
+        await waitFor(1, Self.confirmed)
+
+        #expect(server.titles[1] == "Offline")
+        // The first try found no server; the second carried the same key.
+        #expect(server.patchKeys == [write?.idempotencyKey])
+        #expect(server.appliedTitles == ["Offline"])
+        #expect(webservice.configuration.outbox?.pendingWrites.isEmpty == true)
+        #expect(files.isEmpty)
+    }
+
+    @Test("three edits while away reach the server in the order they were made, on resume()")
+    func orderedOnResume() async throws {
+        let webservice = webservice()
+        let screen = await screen(on: webservice)
+        server.stop()
+
+        for title in ["One", "Two", "Three"] {
+            await sendQueued(
+                try server.rename(1, to: title).scoped("post-1").keptUntilSent(),
+                from: screen
+            )
+        }
+        #expect(screen.loadingState.content?.title == "Three")
+        // Once the server is known to be away, the later writes are not even tried.
+        #expect(server.patchKeys.isEmpty)
+
+        try server.start()
+        await webservice.configuration.outbox?.resume()
+
+        #expect(server.appliedTitles == ["One", "Two", "Three"])
+        #expect(server.titles[1] == "Three")
+        #expect(webservice.configuration.outbox?.pendingWrites.isEmpty == true)
+        for await state in screen.states where state.content?.title == "Three" && !state.isLoading {
+            break
+        }
+    }
+
+    @Test(
+        "a write the server rejects with 4xx leaves the outbox, its change taken back, reported with the status"
+    )
+    func rejected() async throws {
+        let webservice = webservice()
+        let screen = await screen(on: webservice)
+        server.stop()
+        await sendQueued(try server.rename(1, to: "Conflicting").keptUntilSent(), from: screen)
+        #expect(screen.loadingState.content?.title == "Conflicting")
+
+        try server.start()
+        server.state.withLock { $0.refusal = 409 }
+        await webservice.configuration.outbox?.resume()
+
+        #expect(webservice.configuration.outbox?.pendingWrites.isEmpty == true)
+        #expect(files.isEmpty)
+        #expect(recorder.events.contains { $0.kind == .writeRejected(sequence: 1, status: 409) })
+        for await state in screen.states where state.content?.title == "Post 1" { break }
+        #expect(server.titles[1] == "Post 1")
+    }
+
+    @Test(
+        "a server error keeps the write waiting, and the next resume sends it again with the same key"
+    )
+    func serverErrorKeeps() async throws {
+        let webservice = webservice()
+        let screen = await screen(on: webservice)
+        server.state.withLock { $0.refusal = 503 }
+
+        let write = await sendQueued(
+            try server.rename(1, to: "Later").keptUntilSent(),
+            from: screen
+        )
+        #expect(screen.loadingState.content?.title == "Later")
+
+        server.state.withLock { $0.refusal = nil }
+        await webservice.configuration.outbox?.resume()
+
+        #expect(server.patchKeys == [write?.idempotencyKey, write?.idempotencyKey])
+        #expect(server.appliedTitles == ["Later"])
+        #expect(files.isEmpty)
+    }
+
+    @Test(
+        "after a relaunch, kept writes show their changes over the stored values and resume in order"
+    )
+    func relaunch() async throws {
+        // The kind's function builds the same mutation again.
+        let rebuild: @Sendable (Post) throws -> Mutation<Post> = { [server] post in
+            try server.rename(post.id, to: post.title)
+        }
+        let persisted = DiskResourceStore(directory: directory.appending(path: "values"))
+        do {
+            let first = webservice(persistentStore: persisted)
+            let screen = await screen(on: first)
+            await first.persistPendingValues()
+            server.stop()
+            for title in ["First", "Second"] {
+                let post = Post(id: 1, title: title)
+                await sendQueued(
+                    try server.rename(1, to: title).scoped("post-1").keptUntilSent(
+                        as: "rename",
+                        input: post
+                    ),
+                    from: screen
+                )
+            }
+        }
+
+        let outbox = Outbox(directory: directory)
+        outbox.register("rename", rebuild: rebuild)
+        let relaunched = webservice(outbox: outbox, persistentStore: persisted)
+        let screen = DetailScreen(webservice: relaunched)
+        await screen.load(resource: server.resource(ofPost: 1))
+
+        // The server is still away: the stored post shows with both edits over it.
+        #expect(screen.loadingState.content?.title == "Second")
+        #expect(outbox.pendingWrites.map(\.sequence) == [1, 2])
+
+        try server.start()
+        await outbox.resume()
+
+        #expect(server.appliedTitles == ["First", "Second"])
+        #expect(outbox.pendingWrites.isEmpty)
+        #expect(files == ["values"])
+    }
+
+    @Test("a webservice that starts with kept writes sends them at once")
+    func sentAtStart() async throws {
+        do {
+            let first = webservice()
+            let screen = await screen(on: first)
+            server.stop()
+            await sendQueued(try server.rename(1, to: "Restored").keptUntilSent(), from: screen)
+        }
+        try server.start()
+
+        let relaunched = webservice()
+        await waitFor(1, Self.confirmed)
+
+        #expect(server.appliedTitles == ["Restored"])
+        #expect(relaunched.configuration.outbox?.pendingWrites.isEmpty == true)
+    }
+
+    @Test("a damaged outbox file is removed and reported, with the temporary files a kill left")
+    func damagedFile() async throws {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try Data("not a write".utf8).write(to: directory.appending(path: "0000000000000001.lkob"))
+        try Data("half".utf8).write(to: directory.appending(path: ".0000000000000002.lkob.tmp"))
+
+        let outbox = Outbox(directory: directory, log: { _ in })
+        _ = webservice(outbox: outbox)
+
+        #expect(outbox.pendingWrites.isEmpty)
+        #expect(files.isEmpty)
+        #expect(recorder.events.map(\.kind) == [.outboxFileRefused(name: "0000000000000001.lkob")])
+    }
+
+    @Test("a full outbox refuses the write with a clear error, and its change is taken back")
+    func full() async throws {
+        let webservice = webservice(outbox: Outbox(directory: directory, maximumWrites: 1))
+        let screen = await screen(on: webservice)
+        server.stop()
+        await sendQueued(try server.rename(1, to: "Fits").keptUntilSent(), from: screen)
+
+        await #expect {
+            try await screen.send(server.rename(1, to: "Too many").keptUntilSent())
+        } throws: { error in
+            guard case .webservice(.outboxRefused(.full(1, _))) = error as? LoadingError else {
+                return false
+            }
+            return (error as? LoadingError)?.description.contains("outbox is full") == true
+        }
+        #expect(screen.loadingState.content?.title == "Fits")
+        #expect(webservice.configuration.outbox?.pendingWrites.count == 1)
+    }
+
+    @Test("a kept mutation through a webservice without an outbox is refused, never sent")
+    func noOutbox() async throws {
+        let webservice = Webservice(transport: URLSessionTransport())
+        let screen = await screen(on: webservice)
+
+        await #expect(throws: LoadingError.webservice(.outboxRefused(.noOutbox))) {
+            try await screen.send(server.rename(1, to: "Nowhere").keptUntilSent())
+        }
+        #expect(server.patchKeys.isEmpty)
+        #expect(screen.loadingState.content?.title == "Post 1")
+    }
+
+    @Test("credentials are never written to the outbox, and are sent with every attempt")
+    func credentialsStayOffDisk() async throws {
+        let webservice = webservice()
+        let screen = await screen(on: webservice)
+        server.stop()
+        var mutation = try server.rename(1, to: "Signed").keptUntilSent()
+        mutation = Mutation(mutation.resource.header("Authorization", "Bearer secret-token"))
+            .keptUntilSent()
+        await sendQueued(mutation, from: screen)
+
+        let contents = try files.map { try Data(contentsOf: directory.appending(path: $0)) }
+        #expect(contents.count == 1)
+        #expect(
+            contents.allSatisfy {
+                String(decoding: $0, as: UTF8.self).contains("secret-token") == false
+            }
+        )
+
+        try server.start()
+        await webservice.configuration.outbox?.resume()
+        #expect(server.state.withLock { $0.authorizations } == ["Bearer secret-token"])
+    }
+
+    @Test("a screen's task says a write is queued, not failed")
+    func taskSaysQueued() async throws {
+        let screen = await screen(on: webservice())
+        server.stop()
+
+        let task: MutationTask<Post> = screen.send(
+            try server.rename(1, to: "Later").keptUntilSent()
+        )
+        await task.finish()
+
+        #expect(task.queuedWrite?.sequence == 1)
+        #expect(task.error == nil)
+        #expect(!task.isInFlight)
+    }
+}
