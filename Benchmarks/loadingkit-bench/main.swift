@@ -5,7 +5,7 @@ let usage = """
     usage: loadingkit-bench [scenario…] [--json PATH] [--processes N] [--quick]
 
     scenarios: http, mock-cycle, pagination, refresh-merge, coalescing, memory, store,
-      workload
+      workload, outbox
       (default: all)
       --json PATH      also write the results as JSON to PATH
       --processes N    run the http rows in N processes, one after the other, and pool
@@ -57,7 +57,7 @@ while !arguments.isEmpty {
 
 let all = [
     "http", "mock-cycle", "pagination", "refresh-merge", "coalescing", "memory", "store",
-    "workload",
+    "workload", "outbox",
 ]
 if let unknown = selected.first(where: { !all.contains($0) }) {
     FileHandle.standardError.write(Data("unknown scenario: \(unknown)\n\n\(usage)\n".utf8))
@@ -91,6 +91,7 @@ for scenario in scenarios {
         case "coalescing": rows += try await mock.coalescing()
         case "store": rows += try await StoreScenarios(quick: quick).run()
         case "workload": rows += try await WorkloadScenario(quick: quick).run()
+        case "outbox": rows += try await OutboxScenario(quick: quick).run()
         default: rows += try await mock.memory()
         }
     } catch {

@@ -278,6 +278,40 @@ struct OutboxTests {
         #expect(recorder.events.map(\.kind) == [.outboxFileRefused(name: "0000000000000001.lkob")])
     }
 
+    @Test("a write file cut short, or with one byte changed, is refused after a relaunch")
+    func cutAndChangedFiles() async throws {
+        do {
+            let first = webservice()
+            let screen = await screen(on: first)
+            server.stop()
+            for title in ["Cut", "Changed", "Whole"] {
+                await sendQueued(try server.rename(1, to: title).keptUntilSent(), from: screen)
+            }
+        }
+        let cut = directory.appending(path: "0000000000000001.lkob")
+        let changed = directory.appending(path: "0000000000000002.lkob")
+        try Data(try Data(contentsOf: cut).dropLast(3)).write(to: cut)
+        var bytes = try Data(contentsOf: changed)
+        bytes[bytes.count / 2] ^= 0x20
+        try bytes.write(to: changed)
+        recorder.removeAll()
+
+        let outbox = Outbox(directory: directory, log: { _ in })
+        _ = webservice(outbox: outbox)
+
+        #expect(outbox.pendingWrites.map(\.sequence) == [3])
+        #expect(files == ["0000000000000003.lkob"])
+        #expect(
+            recorder.events.map(\.kind).filter {
+                if case .outboxFileRefused = $0 { true } else { false }
+            }
+                == [
+                    .outboxFileRefused(name: "0000000000000001.lkob"),
+                    .outboxFileRefused(name: "0000000000000002.lkob"),
+                ]
+        )
+    }
+
     @Test("a full outbox refuses the write with a clear error, and its change is taken back")
     func full() async throws {
         let webservice = webservice(outbox: Outbox(directory: directory, maximumWrites: 1))

@@ -37,6 +37,8 @@ public final class Outbox: Sendable {
     public let maximumSize: Int
     private let log: @Sendable (String) -> Void
     private let state = Locked(State())
+    /// The largest file read back, whatever ``maximumSize`` is now: 64 MiB.
+    private static let largestFile = 64 << 20
     /// How many writes wait to be sent again: a response reads it before the lock.
     private let waitingCount = Atomic<Int>(0)
 
@@ -338,7 +340,11 @@ public final class Outbox: Sendable {
         ) {
             tried.insert(sequence)
             let record = write.record
-            switch await write.send(webservice) {
+            let outcome = await write.send(webservice)
+            if !outcome.isFinal {
+                park(sequence, as: write)
+            }
+            switch outcome {
             case .confirmed, .rejected, .cancelled:
                 break
             case .unreachable:
@@ -392,18 +398,22 @@ public final class Outbox: Sendable {
     /// Writes `contents` as file `name`, whole or not at all: to a temporary file,
     /// synchronized, then renamed.
     private func writeWhole(_ contents: Data, named name: String) -> Bool {
-        do {
-            try FileManager.default.createDirectory(
-                at: directory,
-                withIntermediateDirectories: true
-            )
-        } catch {
-            log("could not create the outbox directory: \((error as NSError).code)")
-            return false
-        }
         let path = directory.appending(path: name).path
         let temporary = directory.appending(path: "." + name + ".tmp").path
-        let descriptor = open(temporary, O_CREAT | O_WRONLY | O_TRUNC, 0o600)
+        var descriptor = open(temporary, O_CREAT | O_WRONLY | O_TRUNC, 0o600)
+        if descriptor < 0, errno == ENOENT {
+            // The first write, or the directory was removed: create it and try again.
+            do {
+                try FileManager.default.createDirectory(
+                    at: directory,
+                    withIntermediateDirectories: true
+                )
+            } catch {
+                log("could not create the outbox directory: \((error as NSError).code)")
+                return false
+            }
+            descriptor = open(temporary, O_CREAT | O_WRONLY | O_TRUNC, 0o600)
+        }
         guard descriptor >= 0 else {
             log("could not write outbox file \(name): errno \(errno)")
             return false
@@ -434,8 +444,10 @@ public final class Outbox: Sendable {
                 continue
             }
             guard name.hasSuffix(".lkob") else { continue }
-            let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int
-            guard let size, size <= maximumSize,
+            let attributes = try? FileManager.default.attributesOfItem(atPath: path)
+            // Past the hard cap a file is not one the outbox wrote: it is never read whole.
+            guard let size = (attributes?[.size] as? NSNumber)?.intValue,
+                size <= max(maximumSize, Self.largestFile),
                 let contents = FileManager.default.contents(atPath: path),
                 let record = OutboxRecord(fileContents: contents), record.fileName == name
             else {
