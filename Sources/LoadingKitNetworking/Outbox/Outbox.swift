@@ -190,20 +190,20 @@ public final class Outbox: Sendable {
         kind: String?,
         input: Data?
     ) throws(OutboxRefusal) -> OutboxRecord {
-        guard let url = request.url else { throw .cannotWrite }
         let sequence = state.withLock { state -> UInt64 in
             state.lastSequence += 1
             return state.lastSequence
         }
-        let record = OutboxRecord(
-            sequence: sequence,
-            idempotencyKey: UUID().uuidString,
-            scope: scope,
-            kind: kind,
-            input: input,
-            request: request,
-            url: url
-        )
+        guard
+            let record = OutboxRecord(
+                sequence: sequence,
+                idempotencyKey: UUID().uuidString,
+                scope: scope,
+                kind: kind,
+                input: input,
+                request: request
+            )
+        else { throw .cannotWrite }
         let contents = record.fileContents
         let hasRoom = state.withLock { state -> Bool in
             guard state.entries.count < maximumWrites,

@@ -6,7 +6,7 @@ import Foundation
 
 /// One write as the outbox keeps it on disk: what is needed to send it again after a
 /// relaunch — never a credential.
-struct OutboxRecord: Sendable, Equatable {
+struct OutboxRecord: Sendable {
     /// The header fields never written to disk: credentials are applied at send time.
     static let credentialFields: Set<String> = ["authorization", "proxy-authorization", "cookie"]
 
@@ -24,52 +24,6 @@ struct OutboxRecord: Sendable, Equatable {
     /// The header fields of the request, credentials left out, in order.
     let headers: [(name: String, value: String)]
     let body: Data?
-
-    /// The record of `request`, kept as write `sequence` with `key`.
-    init(
-        sequence: UInt64,
-        idempotencyKey: String,
-        scope: String?,
-        kind: String?,
-        input: Data?,
-        request: URLRequest,
-        url: URL
-    ) {
-        self.sequence = sequence
-        self.idempotencyKey = idempotencyKey
-        self.scope = scope
-        self.kind = kind
-        self.input = input
-        self.method = request.httpMethod ?? "GET"
-        self.url = url
-        self.headers = (request.allHTTPHeaderFields ?? [:])
-            .filter { !Self.credentialFields.contains($0.key.lowercased()) }
-            .sorted { $0.key < $1.key }
-            .map { (name: $0.key, value: $0.value) }
-        self.body = request.httpBody
-    }
-
-    fileprivate init(
-        sequence: UInt64,
-        idempotencyKey: String,
-        scope: String?,
-        kind: String?,
-        input: Data?,
-        method: String,
-        url: URL,
-        headers: [(name: String, value: String)],
-        body: Data?
-    ) {
-        self.sequence = sequence
-        self.idempotencyKey = idempotencyKey
-        self.scope = scope
-        self.kind = kind
-        self.input = input
-        self.method = method
-        self.url = url
-        self.headers = headers
-        self.body = body
-    }
 
     /// The request to send: the one recorded, with the credential fields of
     /// `credentials` (the request the app builds now) and the idempotency key.
@@ -102,13 +56,34 @@ struct OutboxRecord: Sendable, Equatable {
             kind: kind
         )
     }
+}
 
-    static func == (lhs: OutboxRecord, rhs: OutboxRecord) -> Bool {
-        lhs.sequence == rhs.sequence && lhs.idempotencyKey == rhs.idempotencyKey
-            && lhs.scope == rhs.scope && lhs.kind == rhs.kind && lhs.input == rhs.input
-            && lhs.method == rhs.method && lhs.url == rhs.url && lhs.body == rhs.body
-            && lhs.headers.map(\.name) == rhs.headers.map(\.name)
-            && lhs.headers.map(\.value) == rhs.headers.map(\.value)
+extension OutboxRecord {
+    /// The record of `request`, kept as write `sequence` with `idempotencyKey`; `nil`
+    /// when the request has no URL.
+    init?(
+        sequence: UInt64,
+        idempotencyKey: String,
+        scope: String?,
+        kind: String?,
+        input: Data?,
+        request: URLRequest
+    ) {
+        guard let url = request.url else { return nil }
+        self.init(
+            sequence: sequence,
+            idempotencyKey: idempotencyKey,
+            scope: scope,
+            kind: kind,
+            input: input,
+            method: request.httpMethod ?? "GET",
+            url: url,
+            headers: (request.allHTTPHeaderFields ?? [:])
+                .filter { !Self.credentialFields.contains($0.key.lowercased()) }
+                .sorted { $0.key < $1.key }
+                .map { (name: $0.key, value: $0.value) },
+            body: request.httpBody
+        )
     }
 }
 
