@@ -133,6 +133,50 @@ struct OutboxTests {
         #expect(files.isEmpty)
     }
 
+    @Test(
+        "a write the server applied before its answer was lost is replayed once, and its earlier answer is revalidated, never shown as current"
+    )
+    func appliedBeforeItsAnswerWasLost() async throws {
+        let clock = ManualClock()
+        let arrived = CounterSignal()
+        let release = DispatchSemaphore(value: 0)
+        server.state.withLock { state in
+            state.onPatch = {
+                arrived.increment()
+                if arrived.value == 1 { release.wait() }
+            }
+        }
+        let outbox = Outbox(directory: directory)
+        let webservice = Webservice(
+            transport: URLSessionTransport(configuration: .init(clock: clock)),
+            configuration: .init(monitor: recorder, outbox: outbox)
+        )
+        let screen = await screen(on: webservice)
+        let post = server.resource(ofPost: 1)
+        let mutation = try server.rename(1, to: "First").storingAnswer(as: post).keptUntilSent()
+
+        // The server has the write when the client gives up waiting for its answer.
+        let sending = Task { await sendQueued(mutation, from: screen) }
+        await arrived.wait(for: 1)
+        clock.advance(by: .seconds(120))
+        let write = await sending.value
+        release.signal()
+        await server.applies.wait(for: 1)
+        // Another client renames the post before the write is sent again.
+        server.state.withLock { $0.titles[1] = "Second" }
+
+        await outbox.resume()
+        await screen.load(resource: post, policy: .ifNeeded)
+
+        // The server answers the replay with its first answer, which it applied once;
+        // the screen shows the post as the server holds it now.
+        #expect(server.appliedTitles == ["First"])
+        #expect(server.patchKeys == [write?.idempotencyKey, write?.idempotencyKey])
+        #expect(screen.loadingState.content?.title == "Second")
+        #expect(webservice.storedValue(for: post)?.value.title == "Second")
+        #expect(outbox.pendingWrites.isEmpty)
+    }
+
     @Test("three edits while away reach the server in the order they were made, on resume()")
     func orderedOnResume() async throws {
         let webservice = webservice()

@@ -87,7 +87,7 @@ extension Webservice {
         wasSent: Bool
     ) {
         let answer = try? outcome.get().value
-        if answer != nil || (wasSent && outcome.isCancelled) || start.turn.isOverlapped {
+        if answer != nil || (wasSent && outcome.isCancelled) || start.answerMayBeOutdated {
             writes.noteSettling(start.turn)
         }
         let answered = answer == nil ? [] : mutation.answeredIdentities
@@ -111,9 +111,10 @@ extension Webservice {
         }
         guard answer != nil || (wasSent && outcome.isCancelled) else { return }
         // The server has the change, or may have it: its own value wins — also over
-        // the answer, when another mutation of the value was under way meanwhile.
+        // the answer, when another mutation of the value was under way meanwhile or the
+        // answer may be the one to an earlier attempt.
         let changed =
-            start.turn.isOverlapped
+            start.answerMayBeOutdated
             ? mutation.touchedIdentities
             : mutation.changedIdentities.filter { !answered.contains($0) }
         let invalidations =
@@ -169,6 +170,13 @@ package struct MutationStart: Sendable {
     let id: UInt64
     let turn: WriteTurn
     let notifies: Bool
+    /// Whether an earlier attempt of the write may have reached the server: a server
+    /// that honours its `Idempotency-Key` answers with what it answered then.
+    var wasSentBefore = false
+
+    /// Whether the answer may not tell the value the server holds now: another write
+    /// of the value was under way meanwhile, or the answer may be an earlier one.
+    var answerMayBeOutdated: Bool { wasSentBefore || turn.isOverlapped }
 }
 
 extension Result where Failure == WebserviceError {

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A write the outbox holds, ready to be sent again: its record and the mutation it
 /// sends, with the optimistic changes it keeps shown.
 struct KeptWrite: Sendable {
@@ -47,5 +49,17 @@ enum KeptOutcome: Sendable {
         case .confirmed, .rejected, .cancelled: true
         case .unreachable, .waits: false
         }
+    }
+}
+
+extension Result where Failure == WebserviceError {
+    /// Whether a request that ended with this outcome may have reached the server:
+    /// anything but a connection that was never made.
+    var mayHaveReachedServer: Bool {
+        guard case .failure(.transport(let failure)) = self else { return true }
+        let neverConnected: Set<URLError.Code> = [
+            .cannotConnectToHost, .cannotFindHost, .dnsLookupFailed, .notConnectedToInternet,
+        ]
+        return failure.code.map { !neverConnected.contains($0) } ?? true
     }
 }

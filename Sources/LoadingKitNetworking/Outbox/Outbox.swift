@@ -65,7 +65,9 @@ public final class Outbox: Sendable {
 
     /// Registers how to rebuild the mutations kept as `kind`
     /// (``Mutation/keptUntilSent(as:input:)``) after a relaunch, from their input:
-    /// their optimistic changes show again and their answers are stored. Register
+    /// their optimistic changes show again, and their answers are stored — and what
+    /// they change revalidated, since the write may have reached the server before the
+    /// relaunch and a repeated key gets the first answer again. Register
     /// every kind before a webservice starts with the outbox.
     ///
     /// ```swift

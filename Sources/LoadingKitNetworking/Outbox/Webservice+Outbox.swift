@@ -44,12 +44,12 @@ extension Webservice {
         }
         hold(mutation, as: start.id)
         report(.writeKept(sequence: record.sequence), about: mutation.resource)
-        let write = keptWrite(mutation, record: record, editID: start.id)
         if outbox.mustWait(record) {
+            let write = keptWrite(mutation, record: record, editID: start.id, wasSentBefore: false)
             wait(write, in: outbox, about: mutation.resource)
             throw .queued(record.queuedWrite)
         }
-        let result = await send(write, of: mutation, startedAs: start, in: outbox, isReplay: false)
+        let result = await send(record, of: mutation, startedAs: start, in: outbox, isReplay: false)
         switch result {
         case .success(let value):
             return value
@@ -58,18 +58,18 @@ extension Webservice {
         }
     }
 
-    /// Sends kept write `write` of `mutation` once, in the turn `start` holds, and
-    /// settles it: it leaves the outbox when the server answered or the app cancelled
-    /// it, or waits to be sent again.
+    /// Sends the kept write `record` of `mutation` once, in the turn `start` holds,
+    /// and settles it: it leaves the outbox when the server answered or the app
+    /// cancelled it, or waits to be sent again.
     private func send<A: Sendable>(
-        _ write: KeptWrite,
+        _ record: OutboxRecord,
         of mutation: Mutation<A>,
         startedAs start: MutationStart,
         in outbox: Outbox,
         isReplay: Bool
     ) async -> Result<A, WebserviceError> {
         var resource = mutation.resource
-        resource.request = write.record.request(credentialsFrom: mutation.resource.request)
+        resource.request = record.request(credentialsFrom: mutation.resource.request)
         let result: Result<Fetched<A>, WebserviceError>
         do throws(WebserviceError) {
             result = .success(
@@ -87,21 +87,27 @@ extension Webservice {
         let outcome = KeptOutcome(result, isReplay: isReplay)
         guard outcome.isFinal else {
             if outcome == .unreachable {
-                outbox.noteUnreachable(write.record.url)
+                outbox.noteUnreachable(record.url)
             }
+            let write = keptWrite(
+                mutation,
+                record: record,
+                editID: start.id,
+                wasSentBefore: start.wasSentBefore || result.mayHaveReachedServer
+            )
             wait(write, in: outbox, about: mutation.resource)
-            return .failure(.queued(write.record.queuedWrite))
+            return .failure(.queued(record.queuedWrite))
         }
         store.release(start.id, of: mutation.changedIdentities)
-        outbox.remove(write.record.sequence)
+        outbox.remove(record.sequence)
         settle(mutation, startedAs: start, after: result, wasSent: true)
         if case .failure(.badStatus(let failure)) = result, outcome == .rejected {
             report(
-                .writeRejected(sequence: write.record.sequence, status: failure.statusCode),
+                .writeRejected(sequence: record.sequence, status: failure.statusCode),
                 about: mutation.resource
             )
         } else if outcome == .confirmed {
-            report(.writeConfirmed(sequence: write.record.sequence), about: mutation.resource)
+            report(.writeConfirmed(sequence: record.sequence), about: mutation.resource)
         }
         return result.map(\.value)
     }
@@ -123,11 +129,14 @@ extension Webservice {
 
     /// The kept write of `mutation`, recorded as `record`, whose optimistic changes
     /// are numbered `editID`: sent again in its own turn, as recorded, with the
-    /// credential fields of the mutation's request.
+    /// credential fields of the mutation's request. When it `wasSentBefore`, its answer
+    /// may be the server's answer to an earlier attempt: what it changes is revalidated
+    /// after it.
     private func keptWrite<A: Sendable>(
         _ mutation: Mutation<A>,
         record: OutboxRecord,
-        editID: UInt64
+        editID: UInt64,
+        wasSentBefore: Bool
     ) -> KeptWrite {
         KeptWrite(record: record) { webservice in
             let turn = webservice.writes.enqueue(
@@ -140,10 +149,14 @@ extension Webservice {
             }
             defer { webservice.writes.end(turn, in: mutation.scope) }
             guard let outbox = webservice.configuration.outbox else { return .waits }
-            let start = MutationStart(id: editID, turn: turn, notifies: true)
-            let write = webservice.keptWrite(mutation, record: record, editID: editID)
+            let start = MutationStart(
+                id: editID,
+                turn: turn,
+                notifies: true,
+                wasSentBefore: wasSentBefore
+            )
             let result = await webservice.send(
-                write,
+                record,
                 of: mutation,
                 startedAs: start,
                 in: outbox,
@@ -154,11 +167,12 @@ extension Webservice {
     }
 
     /// The write `record`, kept before a relaunch, rebuilt as `mutation`: its
-    /// optimistic changes are held in the store at once.
+    /// optimistic changes are held in the store at once. It may have been sent when
+    /// the process ended.
     func restoredWrite<A: Sendable>(_ mutation: Mutation<A>, record: OutboxRecord) -> KeptWrite {
         let id = store.nextSequence()
         hold(mutation, as: id)
-        return keptWrite(mutation, record: record, editID: id)
+        return keptWrite(mutation, record: record, editID: id, wasSentBefore: true)
     }
 
     /// The write `record`, kept before a relaunch with no kind to rebuild it by: sent
@@ -170,6 +184,11 @@ extension Webservice {
         if let scope = record.scope {
             mutation = mutation.scoped(scope)
         }
-        return keptWrite(mutation, record: record, editID: store.nextSequence())
+        return keptWrite(
+            mutation,
+            record: record,
+            editID: store.nextSequence(),
+            wasSentBefore: true
+        )
     }
 }

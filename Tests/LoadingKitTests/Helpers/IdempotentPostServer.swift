@@ -22,6 +22,8 @@ final class IdempotentPostServer: Sendable {
     }
 
     let state = Locked(State())
+    /// Counts the writes applied.
+    let applies = CounterSignal()
     private let server: Locked<LoopbackServer?>
     let port: UInt16
 
@@ -74,6 +76,7 @@ final class IdempotentPostServer: Sendable {
 
     private func route(_ server: LoopbackServer) {
         let state = state
+        let applies = applies
         for id in 1...9 {
             server.route("/posts/\(id)") { _ in
                 guard let title = state.withLock({ $0.titles[id] }) else { return .status(404) }
@@ -93,6 +96,7 @@ final class IdempotentPostServer: Sendable {
                     }
                     state.applied.append((key ?? "", post.title))
                     state.titles[id] = post.title
+                    applies.increment()
                     return .json(post)
                 }
             }

@@ -8,10 +8,12 @@ import Testing
 #endif
 
 /// Randomized mutations of one post — optimistic, scoped or not, storing their answer
-/// or not — with revalidations, invalidations, cancellations and answers in any order
-/// (successes, refusals, lost connections, `304`s) over two screens: every run ends
-/// with both screens and the store showing the server's post, and every mutation
-/// ended, confirmed or rejected.
+/// or not, kept until sent or not — with revalidations, invalidations, cancellations,
+/// answers in any order (successes, refusals, server errors, connections lost before
+/// or after the server applied a write, `304`s) and the server going away and coming
+/// back, over two screens: every run ends with both screens and the store showing the
+/// server's post, every mutation ended, and every kept write confirmed or rejected —
+/// none left in the outbox, none applied twice.
 ///
 /// `LOADINGKIT_MODEL_SEQUENCES` and `LOADINGKIT_MODEL_SEED` work as for the
 /// interleavings (see ``SeededSequences``).
@@ -35,11 +37,20 @@ private struct WriteRun {
     private let transport: HeldTransport
     private let recorder = EventRecorder()
     private let webservice: Webservice
+    private let outbox: Outbox
     private let screens: [DetailScreen]
     private let post = Resource<Post>(url: URL(string: "https://model.test/posts/1")!)
     /// The server's post and the number of its version, its `ETag`.
     private var server = Post(id: 1, title: "v0")
     private var version = 0
+    /// Whether the server can be reached; requests answer a lost connection when not.
+    private var isReachable = true
+    /// The answers of the writes applied, by their `Idempotency-Key`: a write sent again
+    /// is answered the same, never applied twice.
+    private var applied: [String: Data] = [:]
+    /// The keys of the writes whose answer reached the kit, and those sent again after.
+    private var confirmedKeys: Set<String> = []
+    private var sentAfterConfirmed: Set<String> = []
     private var mutations: [MutationTask<Post>] = []
     private var loads: [Task<Void, Never>] = []
     private var steps: [String] = []
@@ -47,8 +58,25 @@ private struct WriteRun {
     init(seed: UInt64) {
         random = .seeded(seed &* 0x9E37_79B9 &+ 7)
         transport = HeldTransport(signalling: progress)
-        webservice = Webservice(transport: transport, configuration: .init(monitor: recorder))
+        outbox = Outbox(directory: Self.directory(seed: seed), log: { _ in })
+        webservice = Webservice(
+            transport: transport,
+            configuration: .init(monitor: recorder, outbox: outbox)
+        )
         screens = [DetailScreen(webservice: webservice), DetailScreen(webservice: webservice)]
+    }
+
+    /// The outbox's directory: in memory where there is a `tmpfs`, since the model
+    /// checks the order of writes, not their durability.
+    private static func directory(seed: UInt64) -> URL {
+        let memory = URL(filePath: "/dev/shm", directoryHint: .isDirectory)
+        let base =
+            FileManager.default.fileExists(atPath: memory.path)
+            ? memory : FileManager.default.temporaryDirectory
+        return base.appending(
+            path: "loadingkit-write-model-\(seed)-\(UUID().uuidString)",
+            directoryHint: .isDirectory
+        )
     }
 
     private func pick(_ count: Int) -> Int {
@@ -56,6 +84,7 @@ private struct WriteRun {
     }
 
     mutating func run() async -> [String] {
+        defer { try? FileManager.default.removeItem(at: outbox.directory) }
         for screen in screens {
             load(screen, policy: .ifNeeded)
         }
@@ -63,6 +92,11 @@ private struct WriteRun {
             await step()
             await drain()
         }
+        // The server comes back and the app says so.
+        steps.append("the server is back")
+        isReachable = true
+        let outbox = outbox
+        loads.append(Task { await outbox.resume() })
         guard await settle() else {
             return ["never settled after \(steps.suffix(6))"]
         }
@@ -87,6 +121,12 @@ private struct WriteRun {
         }
         if mutations.contains(where: \.isInFlight) {
             violations.append("a mutation never ended")
+        }
+        if !outbox.pendingWrites.isEmpty {
+            violations.append("\(outbox.pendingWrites.count) kept writes never ended")
+        }
+        if !sentAfterConfirmed.isEmpty {
+            violations.append("\(sentAfterConfirmed.count) writes sent again once confirmed")
         }
         if !violations.isEmpty, ProcessInfo.processInfo.environment["LOADINGKIT_MODEL_SEED"] != nil
         {
@@ -114,6 +154,9 @@ private struct WriteRun {
             if pick(2) == 0 {
                 mutation = mutation.storingAnswer(as: post)
             }
+            if pick(2) == 0 {
+                mutation = mutation.keptUntilSent()
+            }
             steps.append("screen \(index) sends \(title)")
             let task: MutationTask<Post> = screens[index].send(mutation)
             mutations.append(task)
@@ -129,10 +172,18 @@ private struct WriteRun {
         case 5:
             steps.append("invalidated")
             webservice.invalidate(.resource(post))
+        case 6 where pick(3) == 0:
+            isReachable.toggle()
+            steps.append(isReachable ? "the server is back" : "the server is away")
+            if isReachable, pick(2) == 0 {
+                steps.append("the app resumes the outbox")
+                let outbox = outbox
+                loads.append(Task { await outbox.resume() })
+            }
         default:
             let pending = transport.pending
             guard !pending.isEmpty else { return }
-            answer(pending[pick(pending.count)], outcome: pick(6))
+            answer(pending[pick(pending.count)], outcome: pick(7))
         }
     }
 
@@ -141,11 +192,21 @@ private struct WriteRun {
         loads.append(Task { await screen.load(resource: post, policy: policy) })
     }
 
-    /// Answers `pending`: successes mostly; `outcome` 0 refuses it, 1 loses the
-    /// connection before the server saw it.
+    /// Answers `pending`: successes mostly; `outcome` 0 refuses it (a write with a
+    /// `409` or a `503`), 1 loses the connection before the server saw it, 2 after it
+    /// applied a write. A server away answers nothing.
     private mutating func answer(_ pending: HeldTransport.Pending, outcome: Int) {
         let request = pending.request
         let url = request.url!
+        let key = request.value(forHTTPHeaderField: "Idempotency-Key")
+        if let key, confirmedKeys.contains(key) {
+            sentAfterConfirmed.insert(key)
+        }
+        guard isReachable else {
+            steps.append("\(request.httpMethod!) finds no server")
+            transport.answer(pending.id, with: .failure(URLError(.cannotConnectToHost)))
+            return
+        }
         if outcome == 1 {
             steps.append("\(request.httpMethod!) lost")
             transport.answer(pending.id, with: .failure(URLError(.networkConnectionLost)))
@@ -154,18 +215,32 @@ private struct WriteRun {
         let tag = "\"v\(version)\""
         let (status, body): (Int, Data)
         if outcome == 0 {
-            (status, body) = (request.httpMethod == "PATCH" ? 409 : 503, Data())
+            let refusal = request.httpMethod == "PATCH" && pick(2) == 0 ? 409 : 503
+            (status, body) = (refusal, Data())
+        } else if request.httpMethod == "PATCH", let key, let answer = applied[key] {
+            (status, body) = (200, answer)
         } else if request.httpMethod == "PATCH" {
             let sent = try! JSONDecoder().decode(Post.self, from: request.httpBody!)
             server = sent
             version += 1
             (status, body) = (200, try! JSONEncoder().encode(server))
+            if let key {
+                applied[key] = body
+                if outcome == 2 {
+                    steps.append("PATCH applied \(server.title), then lost")
+                    transport.answer(pending.id, with: .failure(URLError(.timedOut)))
+                    return
+                }
+            }
         } else if request.value(forHTTPHeaderField: "If-None-Match") == tag {
             (status, body) = (304, Data())
         } else {
             (status, body) = (200, try! JSONEncoder().encode(server))
         }
         steps.append("\(request.httpMethod!) \(status) \(server.title)")
+        if let key, status != 503 {
+            confirmedKeys.insert(key)
+        }
         let response = HTTPURLResponse(
             url: url,
             statusCode: status,
@@ -183,7 +258,7 @@ private struct WriteRun {
         for _ in 0..<2_000 {
             let pending = transport.pending
             for request in pending {
-                answer(request, outcome: 2)
+                answer(request, outcome: 3)
             }
             await drain()
             let isQuiet =
