@@ -16,12 +16,16 @@ struct DemoOptions: Equatable {
     static let usage = """
         \(synopsis)
 
-        With no options, starts an embedded loopback server and plays a scripted session
-        through URLSession: first load, a 304 background reload, pull to refresh, pages
-        to the end with a failed page and its retry, and an empty filter.
+        With no options, starts embedded loopback servers and plays a scripted session
+        through URLSession, in eleven steps: first load, a 304 background reload, pull
+        to refresh, pages to the end with a failed page and its retry, back toward the
+        head, an empty filter, a list and a detail sharing one stored value, an
+        optimistic rename, a refused rename rolled back, a cold start from the offline
+        cache, and edits made while the server is away, confirmed on its return.
 
           --interactive  play yourself, in a terminal: r refresh, n next page,
-                         p previous page, f force reload, q quit
+                         p previous page, f force reload, s server away or back,
+                         q quit
           --url URL      load a real JSON API that paginates with Link headers
           --pages N      with --url, load at most N pages (default 3)
           --verbose      print, as lines, what the kit does and decides: each request

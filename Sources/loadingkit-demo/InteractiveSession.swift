@@ -21,9 +21,11 @@ struct InteractiveSession {
             renderer.render(screen.loadingState, pagination: screen.pagination, change: change)
         }
         renderer.help =
-            "r refresh (after new stories) · n next page · p previous page · f force reload · q quit"
+            "r refresh (after new stories) · n next · p previous · f force reload · "
+            + "s server away/back · q quit"
         await renderer.step("interactive")
         await screen.loadFirstPage()
+        var isServerAway = false
         let terminal = RawTerminal()
         defer { terminal.restore() }
         for await key in terminal.keys() {
@@ -40,6 +42,19 @@ struct InteractiveSession {
                 await screen.loadPreviousPage()
             case "f":
                 await screen.loadFirstPage(policy: .force)
+            case "s":
+                isServerAway.toggle()
+                if isServerAway {
+                    feed.server.goAway()
+                    renderer.note("the server went away: loads fail, what is shown stays")
+                } else {
+                    do {
+                        try feed.server.comeBack()
+                        renderer.note("the server is back")
+                    } catch {
+                        renderer.note("the server could not come back: \(error)")
+                    }
+                }
             case "q":
                 return
             default:

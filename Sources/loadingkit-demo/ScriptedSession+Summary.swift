@@ -9,6 +9,7 @@ extension ScriptedSession {
         let notModified: Int
         let emptyPlaceholder: Bool
         let sharing: SharingSteps.Outcome
+        let offlineEdits: OutboxSteps.Outcome
 
         /// What went otherwise than scripted, if anything.
         var problem: String? {
@@ -26,6 +27,12 @@ extension ScriptedSession {
             }
             if !sharing.coldStartFromDisk {
                 return "the cold start did not show the value persisted on disk"
+            }
+            if offlineEdits.shownWhileAway != offlineEdits.made {
+                return "an edit made while the server was away was not shown at once"
+            }
+            if offlineEdits.confirmed != offlineEdits.made {
+                return "an edit made while the server was away did not reach it once"
             }
             return nil
         }

@@ -2,7 +2,8 @@ import Foundation
 import LoadingKit
 
 /// The scripted session against the embedded feed and story servers: every state a
-/// screen goes through, in order, then screens sharing stored values.
+/// screen goes through, in order, then screens sharing stored values, then edits made
+/// while the server is away.
 @MainActor
 struct ScriptedSession {
     let feed: DemoFeedServer
@@ -53,9 +54,20 @@ struct ScriptedSession {
             transport: webservice.transport,
             monitor: webservice.configuration.monitor
         ).run()
+        let offlineEdits = await OutboxSteps(
+            stories: stories,
+            renderer: renderer,
+            transport: webservice.transport,
+            monitor: webservice.configuration.monitor
+        ).run()
 
         let items = screen.loadingState.content ?? []
         await renderer.step("Summary")
+        renderer.note(
+            "offline edits: \(offlineEdits.made) made while the server was away, "
+                + "\(offlineEdits.shownWhileAway) shown at once, "
+                + "\(offlineEdits.confirmed) confirmed on its return"
+        )
         for line in stats.summary(for: screen) {
             renderer.note(line)
         }
@@ -66,7 +78,8 @@ struct ScriptedSession {
             requests: stats.requests,
             notModified: stats.notModified,
             emptyPlaceholder: filtered.loadingState.placeholder == .empty,
-            sharing: sharing
+            sharing: sharing,
+            offlineEdits: offlineEdits
         )
     }
 }

@@ -114,6 +114,7 @@ struct SharingSteps {
         alongside list: StoryScreen
     ) async -> MutationTask<Story> {
         let streams = (list.states, detail.states)
+        stories.holdNextRename()
         let mutation = Mutation(Story.rename(3, to: title, on: stories.baseURL))
             .optimistically(updating: Story.all(on: stories.baseURL)) { stories in
                 if let index = stories.firstIndex(where: { $0.id == 3 }) {

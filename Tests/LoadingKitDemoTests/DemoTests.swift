@@ -35,7 +35,8 @@ struct DemoTests {
                     requests: 14,
                     notModified: 3,
                     emptyPlaceholder: true,
-                    sharing: .init(detailRequests: 0, rolledBack: true, coldStartFromDisk: true)
+                    sharing: .init(detailRequests: 0, rolledBack: true, coldStartFromDisk: true),
+                    offlineEdits: .init(made: 3, shownWhileAway: 3, confirmed: 3)
                 )
         )
         let expected = [
@@ -85,7 +86,16 @@ struct DemoTests {
             "== 10. Cold start from the offline cache",
             "a new webservice shows \"Story 3, renamed\" from disk while it revalidates",
             "revalidated (conditional: true): \"Story 3, renamed\"",
+            "== 11. Edits while the server is away",
+            "the server went away",
+            "edited story 1: shown at once, on disk, waiting for the server",
+            "edited story 2: shown at once, on disk, waiting for the server",
+            "edited story 4: shown at once, on disk, waiting for the server",
+            "3 edits wait in the outbox",
+            "the server is back: 3 of 3 edits confirmed in order, 0 left",
+            "list: Story 1, offline, Story 2, offline, Story 3, renamed, Story 4, offline, Story 5",
             "== Summary",
+            "offline edits: 3 made while the server was away, 3 shown at once, 3 confirmed on its return",
             "main feed: 4 pages held · 120 of 245 items shown, 120 unique",
         ]
         let lines = output.lines
@@ -98,8 +108,9 @@ struct DemoTests {
         #expect(lines.contains { $0.contains("page error: Bad status 503") })
         #expect(lines.contains { $0.hasPrefix("refused: Bad status 500") })
         // The session sent exactly: the list, the first rename, the reload after it,
-        // the refused rename, and the cold start's conditional request.
-        #expect(stories.requestCount == 5)
+        // the refused rename, and the cold start's conditional request; then the list,
+        // the three edits once the server was back, and the reload after them.
+        #expect(stories.requestCount == 10)
         #expect(!output.text.contains("\u{1B}["))
     }
 

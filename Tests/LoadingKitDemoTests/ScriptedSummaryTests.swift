@@ -13,7 +13,8 @@ struct ScriptedSummaryTests {
             detailRequests: 0,
             rolledBack: true,
             coldStartFromDisk: true
-        )
+        ),
+        offlineEdits: OutboxSteps.Outcome = .init(made: 3, shownWhileAway: 3, confirmed: 3)
     ) -> Summary {
         Summary(
             pages: 4,
@@ -22,7 +23,8 @@ struct ScriptedSummaryTests {
             requests: 14,
             notModified: 3,
             emptyPlaceholder: emptyPlaceholder,
-            sharing: sharing
+            sharing: sharing,
+            offlineEdits: offlineEdits
         )
     }
 
@@ -41,7 +43,13 @@ struct ScriptedSummaryTests {
             .init(detailRequests: 0, rolledBack: true, coldStartFromDisk: false),
         ]
         let told = sharing.compactMap { summary(sharing: $0).problem }
+        let offline = [
+            OutboxSteps.Outcome(made: 3, shownWhileAway: 2, confirmed: 3),
+            .init(made: 3, shownWhileAway: 3, confirmed: 2),
+        ]
+        let toldOffline = offline.compactMap { summary(offlineEdits: $0).problem }
         #expect(told.count == 3)
-        #expect(Set(told).count == 3)
+        #expect(toldOffline.count == 2)
+        #expect(Set(told + toldOffline).count == 5)
     }
 }

@@ -31,6 +31,32 @@ struct LoopbackServerTests {
         #expect(server.url("/a?b=1").absoluteString == "http://127.0.0.1:\(server.port)/a?b=1")
     }
 
+    @Test("a server that went away refuses connections, and comes back on its port with its routes")
+    func awayAndBack() async throws {
+        server.route("/hello") { _ in .text("hi") }
+        #expect(try await webservice.load(text("/hello")) == "hi")
+        let port = server.port
+
+        server.goAway()
+        await #expect {
+            _ = try await webservice.load(text("/hello"))
+        } throws: { error in
+            guard case .transport(let failure) = error as? WebserviceError else { return false }
+            return failure.code == .cannotConnectToHost || failure.code == .networkConnectionLost
+        }
+
+        try server.comeBack()
+        #expect(server.port == port)
+        #expect(try await webservice.load(text("/hello").ignoringCache()) == "hi")
+        // The requests received before it went away are kept.
+        #expect(server.requestCount(for: "/hello") == 2)
+        server.stop()
+        try server.comeBack()
+        await #expect(throws: WebserviceError.self) {
+            _ = try await webservice.load(text("/hello").ignoringCache())
+        }
+    }
+
     @Test("routes answer by method and path; anything else is 404")
     func routes() async throws {
         server.route("/a") { _ in .text("get a") }

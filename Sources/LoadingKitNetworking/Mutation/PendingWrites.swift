@@ -77,6 +77,22 @@ final class PendingWrites: Sendable {
         }
     }
 
+    /// A turn that holds back the loads of the values `changesValue` says until it
+    /// ends — while the outbox sends the writes that waited, one after another — and
+    /// neither waits for nor overlaps a mutation.
+    func holdLoads(of changesValue: @escaping @Sendable (ResourceIdentity) -> Bool) -> WriteTurn {
+        count.add(1, ordering: .relaxed)
+        let turn = WriteTurn(
+            previous: nil,
+            scope: nil,
+            identities: [],
+            holdsLoadsOnly: true,
+            changesValue: changesValue
+        )
+        state.withLock { $0.underWay[ObjectIdentifier(turn)] = turn }
+        return turn
+    }
+
     /// Ends `turn`: loads go on at once, and the next mutation of its scope once the
     /// one before `turn` has ended too.
     func end(_ turn: WriteTurn, in scope: String?) {

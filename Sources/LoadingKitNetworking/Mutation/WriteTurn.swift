@@ -8,6 +8,9 @@ package final class WriteTurn: Sendable {
     let identities: [ResourceIdentity]
     /// Whether the mutation changes the value of an identity.
     let changesValue: @Sendable (ResourceIdentity) -> Bool
+    /// Whether the turn only holds back the loads of the values it changes — the
+    /// outbox's pass over the writes that wait — overlapping no mutation.
+    let holdsLoadsOnly: Bool
     private let state: Locked<State>
 
     private struct State {
@@ -22,10 +25,12 @@ package final class WriteTurn: Sendable {
         previous: WriteTurn?,
         scope: String?,
         identities: [ResourceIdentity],
+        holdsLoadsOnly: Bool = false,
         changesValue: @escaping @Sendable (ResourceIdentity) -> Bool
     ) {
         self.scope = scope
         self.identities = identities
+        self.holdsLoadsOnly = holdsLoadsOnly
         self.changesValue = changesValue
         state = Locked(State(previous: previous))
     }
@@ -38,7 +43,7 @@ package final class WriteTurn: Sendable {
     /// Marks this turn and `other` as overlapped when they change a value in common
     /// and are not of one scope, which runs them one after another.
     func noteOverlap(with other: WriteTurn) {
-        guard scope == nil || scope != other.scope,
+        guard !holdsLoadsOnly, !other.holdsLoadsOnly, scope == nil || scope != other.scope,
             identities.contains(where: other.changesValue)
                 || other.identities.contains(where: changesValue)
         else { return }

@@ -4,6 +4,8 @@ import Foundation
 /// sends, with the optimistic changes it keeps shown.
 struct KeptWrite: Sendable {
     let record: OutboxRecord
+    /// Whether the write changes the value of an identity.
+    let changesValue: @Sendable (ResourceIdentity) -> Bool
     /// Sends the write through the webservice once, in its turn, and settles it.
     let send: @Sendable (Webservice) async -> KeptOutcome
 }

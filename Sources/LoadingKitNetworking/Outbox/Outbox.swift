@@ -332,6 +332,17 @@ public final class Outbox: Sendable {
     }
 
     private func replayPass(through webservice: Webservice) async {
+        // A load of a value the waiting writes change waits for the pass, not one
+        // write: it would be asked again after each.
+        let changes = state.withLock { state in
+            state.entries.values.compactMap { $0.write?.changesValue }
+        }
+        let hold =
+            changes.isEmpty
+            ? nil : webservice.writes.holdLoads { identity in changes.contains { $0(identity) } }
+        defer {
+            if let hold { webservice.writes.end(hold, in: nil) }
+        }
         var tried: Set<UInt64> = []
         var heldScopes: Set<String> = []
         var heldOrigins: Set<String> = []

@@ -138,7 +138,7 @@ extension Webservice {
         editID: UInt64,
         wasSentBefore: Bool
     ) -> KeptWrite {
-        KeptWrite(record: record) { webservice in
+        KeptWrite(record: record, changesValue: mutation.changesValue(of:)) { webservice in
             let turn = webservice.writes.enqueue(
                 in: mutation.scope,
                 changing: mutation.touchedIdentities,

@@ -3,32 +3,42 @@ import Foundation
 import LoadingKitNetworking
 
 extension LoopbackServer {
-    /// The running server: its sockets, threads and shared state. Threads hold the
-    /// core, never the ``LoopbackServer``, so releasing the server stops it.
+    /// What a server keeps while it is away: its routes and what it received.
+    final class Record: Sendable {
+        let routes = Locked<[String: Handler]>([:])
+        let requests = Locked<[Request]>([])
+        let received = CounterSignal()
+        let accepted = Locked(0)
+        let fallback: Handler
+
+        init(fallback: @escaping Handler) {
+            self.fallback = fallback
+        }
+    }
+
+    /// The running server: its sockets and threads, and the record it shares with the
+    /// cores that ran on its port before it. Threads hold the core, never the
+    /// ``LoopbackServer``, so releasing the server stops it.
     final class Core: Sendable {
 
         struct Connections {
             var open: [Int32: Socket] = [:]
-            var accepted = 0
             var isStopped = false
         }
 
-        let routes = Locked<[String: Handler]>([:])
-        let requests = Locked<[Request]>([])
-        let received = CounterSignal()
+        let record: Record
         let connections = Locked(Connections())
         let port: UInt16
         private let listener: Socket
-        private let fallback: Handler
         private let threads = DispatchGroup()
         /// Signalled on stop, so delayed responses wake at once.
         private let stopped = NSCondition()
         private let stopOnce = Locked(false)
 
-        init(port: UInt16, fallback: @escaping Handler) throws {
+        init(port: UInt16, record: Record) throws {
             listener = try Socket.listening(port: port)
             self.port = listener.port
-            self.fallback = fallback
+            self.record = record
         }
 
         func start() {
@@ -37,20 +47,22 @@ extension LoopbackServer {
                     let admitted = connections.withLock { state in
                         guard !state.isStopped else { return false }
                         state.open[connection.descriptor] = connection
-                        state.accepted += 1
                         return true
                     }
                     guard admitted else {
                         connection.close()
                         break
                     }
+                    record.accepted.withLock { $0 += 1 }
                     spawn { [self] in
                         var served = Connection(socket: connection, core: self)
                         served.serve()
-                        connections.withLock {
-                            _ = $0.open.removeValue(forKey: connection.descriptor)
+                        // Closed under the lock `stop()` shuts connections down under:
+                        // it never shuts down a descriptor closed and reused meanwhile.
+                        connections.withLock { state in
+                            _ = state.open.removeValue(forKey: connection.descriptor)
+                            connection.close()
                         }
-                        connection.close()
                     }
                 }
             }
@@ -62,17 +74,16 @@ extension LoopbackServer {
                 return !done
             }
             guard first else { return }
-            let open = connections.withLock { state in
+            connections.withLock { state in
                 state.isStopped = true
-                return Array(state.open.values)
+                for connection in state.open.values {
+                    connection.shutdown()
+                }
             }
             stopped.lock()
             stopped.broadcast()
             stopped.unlock()
             listener.shutdown()
-            for connection in open {
-                connection.shutdown()
-            }
             threads.wait()
             listener.close()
         }
@@ -81,9 +92,10 @@ extension LoopbackServer {
 
         /// Records `request` and picks its handler.
         func handler(for request: Request) -> Handler {
-            requests.withLock { $0.append(request) }
-            received.increment()
-            return routes.withLock { $0["\(request.method) \(request.path)"] } ?? fallback
+            record.requests.withLock { $0.append(request) }
+            record.received.increment()
+            return record.routes.withLock { $0["\(request.method) \(request.path)"] }
+                ?? record.fallback
         }
 
         /// Waits for `delay`; returns `false` when the server stopped meanwhile.

@@ -8,7 +8,8 @@ import LoadingKitNetworking
 /// Routes are closures from a ``Request`` to a ``MockResponse``; an unknown route gets
 /// 404. Connections are kept alive and served concurrently, each on its own thread.
 /// The server stops on ``stop()`` or when it is released, closing every socket and
-/// waiting for its threads.
+/// waiting for its threads. It can go away and come back on its port, its routes and
+/// the requests it received kept, for a test of a server that cannot be reached.
 ///
 /// ```swift
 /// let server = try LoopbackServer()
@@ -20,7 +21,9 @@ public final class LoopbackServer: Sendable {
     /// Answers a request; runs on the connection's thread.
     public typealias Handler = @Sendable (Request) -> MockResponse
 
-    private let core: Core
+    private let current: Locked<Core>
+    private let record: Record
+    private let hasStopped = Locked(false)
 
     /// Starts a server; requests that match no route go to `fallback`.
     ///
@@ -33,16 +36,18 @@ public final class LoopbackServer: Sendable {
         port: UInt16 = 0,
         fallback: @escaping Handler = { _ in .text("Not found", status: 404) }
     ) throws {
-        core = try Core(port: port, fallback: fallback)
+        record = Record(fallback: fallback)
+        let core = try Core(port: port, record: record)
+        current = Locked(core)
         core.start()
     }
 
     deinit {
-        core.stop()
+        current.withLock { $0 }.stop()
     }
 
     /// The port the server listens on.
-    public var port: UInt16 { core.port }
+    public var port: UInt16 { current.withLock { $0.port } }
 
     /// `http://127.0.0.1:PORT`.
     public var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
@@ -67,7 +72,7 @@ public final class LoopbackServer: Sendable {
         method: HTTPMethod = .get,
         handler: @escaping Handler
     ) {
-        core.routes.withLock { $0["\(method) \(path)"] = handler }
+        record.routes.withLock { $0["\(method) \(path)"] = handler }
     }
 
     /// Answers the requests to `path` with `responses` in turn, the last one for every
@@ -98,7 +103,7 @@ public final class LoopbackServer: Sendable {
     }
 
     /// Every request received so far, in order of arrival.
-    public var requests: [Request] { core.requests.withLock { $0 } }
+    public var requests: [Request] { record.requests.withLock { $0 } }
 
     /// How many requests for `path` (without query) were received.
     ///
@@ -112,15 +117,39 @@ public final class LoopbackServer: Sendable {
     ///
     /// - Parameter count: How many requests, counted from the server's start.
     public func waitForRequests(_ count: Int) async {
-        await core.received.wait(for: count)
+        await record.received.wait(for: count)
     }
 
     /// How many connections have been accepted so far.
-    public var connectionCount: Int { core.connections.withLock { $0.accepted } }
+    public var connectionCount: Int { record.accepted.withLock { $0 } }
 
     /// Stops the server: closes every socket, cuts delays short and waits for every
     /// thread to finish. Calling it again does nothing.
     public func stop() {
-        core.stop()
+        hasStopped.withLock { $0 = true }
+        current.withLock { $0 }.stop()
+    }
+
+    /// Closes the port and every connection, as a server that went away: requests fail
+    /// to connect until ``comeBack()``. Routes and the requests received are kept.
+    ///
+    /// ```swift
+    /// server.goAway()  // loads fail: could not connect to the server
+    /// try server.comeBack()  // the same routes answer again
+    /// ```
+    public func goAway() {
+        current.withLock { $0 }.stop()
+    }
+
+    /// Opens the port again after ``goAway()``, with the same routes; does nothing
+    /// after ``stop()`` or while the server is up.
+    ///
+    /// - Throws: When the port cannot be opened again.
+    public func comeBack() throws {
+        let away = current.withLock { $0 }
+        guard away.isStopped, !hasStopped.withLock({ $0 }) else { return }
+        let core = try Core(port: away.port, record: record)
+        current.withLock { $0 = core }
+        core.start()
     }
 }

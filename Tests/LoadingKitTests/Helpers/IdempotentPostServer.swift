@@ -24,23 +24,20 @@ final class IdempotentPostServer: Sendable {
     let state = Locked(State())
     /// Counts the writes applied.
     let applies = CounterSignal()
-    private let server: Locked<LoopbackServer?>
-    let port: UInt16
+    private let server: LoopbackServer
 
     /// A server holding posts `ids`, titled `Post ID`.
     init(posts ids: [Int]) throws {
         state.withLock { state in
             for id in ids { state.titles[id] = "Post \(id)" }
         }
-        let first = try LoopbackServer()
-        port = first.port
-        server = Locked(first)
-        route(first)
+        server = try LoopbackServer()
+        route(server)
     }
 
     /// `http://127.0.0.1:PORT/posts/ID`.
     func url(ofPost id: Int) -> URL {
-        URL(string: "http://127.0.0.1:\(port)/posts/\(id)")!
+        server.url("/posts/\(id)")
     }
 
     func resource(ofPost id: Int) -> Resource<Post> {
@@ -61,17 +58,12 @@ final class IdempotentPostServer: Sendable {
 
     /// Closes the port: requests fail to connect until ``start()``.
     func stop() {
-        server.withLock {
-            $0?.stop()
-            $0 = nil
-        }
+        server.goAway()
     }
 
     /// Opens the port again.
     func start() throws {
-        let restarted = try LoopbackServer(port: port)
-        route(restarted)
-        server.withLock { $0 = restarted }
+        try server.comeBack()
     }
 
     private func route(_ server: LoopbackServer) {

@@ -1,0 +1,81 @@
+import Foundation
+import LoadingKit
+import LoadingKitTesting
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// What sending a mutation costs: a screen's `send` of a `PATCH` whose answer is
+/// decoded and kept, against the same `PATCH` written by hand — a completion-handler
+/// data task on the same session, a decode, the answer assigned to main-actor state —
+/// against one loopback server.
+@MainActor
+struct MutationScenario {
+    let quick: Bool
+    private let server: LoopbackServer
+    private let transport = URLSessionTransport()
+
+    init(quick: Bool) throws {
+        self.quick = quick
+        server = try LoopbackServer()
+        server.route("/items/1", method: .patch) { request in
+            .init(headers: [("Content-Type", "application/json")], body: request.body)
+        }
+    }
+
+    func run() async throws -> [Row] {
+        let count = quick ? 10 : 40
+        let item = BenchItem(id: 1, title: String(repeating: "x", count: 200))
+        let url = server.url("/items/1")
+        let screen = BenchScreen<BenchItem>(webservice: Webservice(transport: transport))
+        let state = BaselineState<BenchItem>()
+        let session = transport.session
+        var interleaved = Interleaved(rounds: quick ? 3 : 21)
+        let comparison = try await interleaved.compare {
+            try await Measure.time(operations: count) {
+                for _ in 0..<count {
+                    let rename = try Resource<BenchItem>(url: url, method: .patch, body: item)
+                    state.value = try await screen.send(Mutation(rename))
+                }
+            }
+        } baseline: {
+            try await Measure.time(operations: count) {
+                for _ in 0..<count {
+                    state.isLoading = true
+                    state.value = try await Self.patch(item, at: url, on: session)
+                    state.isLoading = false
+                }
+            }
+        }
+        return [
+            Row(
+                "mutation round trip",
+                comparison,
+                budget: 1.05,
+                note: "a screen's send of a PATCH vs a hand-written PATCH + decode + assignment"
+            )
+        ]
+    }
+
+    /// The hand-written `PATCH`: the body encoded, a completion-handler data task, and
+    /// the answer decoded.
+    nonisolated private static func patch(_ item: BenchItem, at url: URL, on session: URLSession)
+        async throws -> BenchItem
+    {
+        var request = URLRequest(url: url)
+        request.httpMethod = "PATCH"
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.httpBody = try JSONEncoder().encode(item)
+        let data: Data = try await withCheckedThrowingContinuation { continuation in
+            session.dataTask(with: request) { data, response, error in
+                if let data, (response as? HTTPURLResponse)?.statusCode == 200 {
+                    continuation.resume(returning: data)
+                } else {
+                    continuation.resume(throwing: error ?? URLError(.badServerResponse))
+                }
+            }.resume()
+        }
+        return try JSONDecoder().decode(BenchItem.self, from: data)
+    }
+}
