@@ -34,6 +34,15 @@ final class SharedValues {
         return store.attachment {
             let shared = SharedValues()
             let listener: @Sendable (StoredValues.Change) -> Void = { [weak store] change in
+                if case .accountChanged(onMainActor: true) = change {
+                    // Signed in or out on the main actor: no screen shows the account
+                    // before for another turn.
+                    MainActor.assumeIsolated {
+                        guard let store else { return }
+                        shared.handle(change, in: store)
+                    }
+                    return
+                }
                 Task { @MainActor in
                     guard let store else { return }
                     shared.handle(change, in: store)
@@ -107,6 +116,11 @@ final class SharedValues {
             for identity in Array(observers.keys) where invalidation.covers(identity) {
                 reload(identity)
             }
+        case .accountChanged:
+            let live = Array(observers.keys).flatMap { liveObservers(of: $0) ?? [] }
+            for observer in live {
+                observer.forgetAccount()
+            }
         }
     }
 
@@ -176,4 +190,6 @@ protocol StoredValueObserver: AnyObject {
     /// value, while a mutation changes it, once it has ended, and when it is a
     /// mutation's answer (`isAnswer`).
     func showItem(_ entry: StoredEntry, of identity: ResourceIdentity, isAnswer: Bool)
+    /// Clears the loader: what it shows belongs to an account no longer signed in.
+    func forgetAccount()
 }

@@ -84,6 +84,10 @@ final class StoreSubscription<Loader: Loading>: StoredValueObserver {
         _ = loader.loading.edit(edit, sharing: false, for: loader)
     }
 
+    func forgetAccount() {
+        loader?.resetLoading()
+    }
+
     /// Loads what the loader shows if needed, which the stale stored value makes a
     /// reload keeping the content shown — or joins the load of it in flight, and once
     /// that has ended (not cancelled), loads again if the stored value is still stale:

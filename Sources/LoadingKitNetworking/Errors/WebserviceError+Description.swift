@@ -33,6 +33,8 @@ extension WebserviceError: CustomStringConvertible, CustomDebugStringConvertible
             "Queued\(Self.target(write.method, write.url)): sent when the server can be reached"
         case .outboxRefused(let refusal):
             "Not kept: \(refusal)"
+        case .authentication(let failure):
+            "Not authenticated: \(failure)"
         }
     }
 

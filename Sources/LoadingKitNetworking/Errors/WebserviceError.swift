@@ -37,6 +37,9 @@ public enum WebserviceError: Error, Sendable, Equatable {
     /// The ``Outbox`` did not take a mutation kept until sent: it was not sent, and
     /// its optimistic changes were taken back.
     case outboxRefused(OutboxRefusal)
+    /// The request needs the ``Authenticator``'s credential and there was none to send,
+    /// or its answer belonged to an account no longer signed in.
+    case authentication(AuthenticationFailure)
 
     /// Whether the load was cancelled, rather than failed.
     public var isCancellation: Bool { self == .cancelled }

@@ -65,6 +65,16 @@ extension LoadingEvent: CustomStringConvertible {
             "✗ \(target) not kept: \(refusal)"
         case .outboxFileRefused(let name):
             "✗ removed unreadable outbox file \(name)"
+        case .credentialRefreshStarted:
+            "⟳ the credential expired: renewing it once for every request it failed"
+        case .credentialRefreshEnded(let failure?):
+            "✗ the credential was not renewed: \(failure); no request is sent again"
+        case .credentialRefreshEnded(nil):
+            "✓ the credential was renewed: the requests it failed are sent again"
+        case .credentialRefreshDiscarded:
+            "the credential changed during its renewal: the renewal was dropped"
+        case .accountChanged:
+            "the account changed: what the one before stored was cleared"
         }
     }
 

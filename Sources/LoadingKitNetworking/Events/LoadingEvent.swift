@@ -73,6 +73,16 @@ public struct LoadingEvent: Sendable {
         case outboxRefused(OutboxRefusal)
         /// An outbox file did not read back whole and was removed.
         case outboxFileRefused(name: String)
+        /// The credential expired: one renewal began, for every request that found it
+        /// expired.
+        case credentialRefreshStarted
+        /// The renewal ended: `failure` is `nil` when the requests are sent again with
+        /// the new credential.
+        case credentialRefreshEnded(failure: AuthenticationFailure?)
+        /// A renewal ended after the credential had changed: its outcome was dropped.
+        case credentialRefreshDiscarded
+        /// Another account signed in, or none: what the one before stored was cleared.
+        case accountChanged
     }
 
     /// What happened.

@@ -42,6 +42,9 @@ enum KeptOutcome: Sendable {
             self = .confirmed
         case .failure(.notModifiedWithoutCache), .failure(.queued), .failure(.outboxRefused):
             self = .rejected
+        case .failure(.authentication):
+            // Sent with no credential, or not sent: it waits for someone to sign in.
+            self = .waits
         }
     }
 

@@ -119,7 +119,7 @@ public struct RetryPolicy: Sendable {
             return failure.statusCode == 408 || failure.statusCode == 429
                 || (500...599).contains(failure.statusCode)
         case .decoding, .cancelled, .responseTooLarge, .notModifiedWithoutCache, .queued,
-            .outboxRefused:
+            .outboxRefused, .authentication:
             return false
         }
     }

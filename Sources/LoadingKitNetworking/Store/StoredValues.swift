@@ -20,6 +20,9 @@ package final class StoredValues: Sendable {
         /// The value of this resource is a mutation's answer now: it is shown wherever
         /// the resource is, list rows of its items included.
         case answered(ResourceIdentity)
+        /// Another account signed in, or none: every value shown belongs to the one
+        /// before. Told on the main actor when `onMainActor`.
+        case accountChanged(onMainActor: Bool)
     }
 
     /// An entry in its slot. A class, so that reading a field of a slot's node never

@@ -49,7 +49,9 @@ extension URLSessionTransport {
                 completionHandler(nil)
                 return
             }
-            completionHandler(redirects.request(following: request, from: origin))
+            var policy = redirects
+            policy.credentialHeaders.formUnion(exchange(for: task)?.credentialFields ?? [])
+            completionHandler(policy.request(following: request, from: origin))
         }
 
         func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data)

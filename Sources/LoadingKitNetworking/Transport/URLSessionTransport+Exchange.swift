@@ -30,15 +30,24 @@ extension URLSessionTransport {
         private let task: URLSessionDataTask
         private let limit: Int
         private let progress: TransferProgress.Handler?
+        /// Header fields dropped on a redirect to another origin, besides the policy's:
+        /// those an authenticator added.
+        let credentialFields: Set<String>
 
         /// The queue that cancels tasks: `URLSessionTask.cancel()` must never run on
         /// the thread that cancels the Swift task.
         private static let cancellation = DispatchQueue(label: "LoadingKit.cancellation")
 
-        init(task: URLSessionDataTask, limit: Int, progress: TransferProgress.Handler?) {
+        init(
+            task: URLSessionDataTask,
+            limit: Int,
+            progress: TransferProgress.Handler?,
+            credentialFields: Set<String> = []
+        ) {
             self.task = task
             self.limit = limit
             self.progress = progress
+            self.credentialFields = credentialFields
         }
 
         /// Installs the continuation; returns whether the task should be resumed. An

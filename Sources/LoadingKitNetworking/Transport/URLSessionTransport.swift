@@ -133,7 +133,8 @@ public final class URLSessionTransport: Transport {
         let exchange = Exchange(
             task: task,
             limit: configuration.maximumResponseSize,
-            progress: TransferProgress.observer
+            progress: TransferProgress.observer,
+            credentialFields: Self.credentialFields
         )
         // The exchange is registered before the cancellation handler exists, so a
         // cancellation or an early completion always finds it.
@@ -178,6 +179,11 @@ public final class URLSessionTransport: Transport {
         }
         return request
     }
+
+    /// The header fields of the request being sent that carry a credential, besides
+    /// those the redirect policy names: an authenticator's, dropped on a redirect to
+    /// another origin.
+    @TaskLocal package static var credentialFields: Set<String> = []
 
     /// The longest timeout passed on, in seconds (about 31 years): longer means none.
     private static let longestTimeout: TimeInterval = 1e9

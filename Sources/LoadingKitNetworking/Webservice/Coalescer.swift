@@ -37,11 +37,12 @@
 /// - Lock order: this lock, then a lease's; a lease calls its interceptor after
 ///   releasing its own lock.
 final class Coalescer: Sendable {
-    /// What makes two loads the same load: the resource, and whether it bypasses the
-    /// stored validators.
+    /// What makes two loads the same load: the resource, whether it bypasses the
+    /// stored validators, and the account it is sent for.
     struct Key: Hashable, Sendable {
         let identity: ResourceIdentity
         let ignoresCache: Bool
+        var account: UInt64 = 0
     }
 
     /// One caller's place in one flight. Not private: a client built with
@@ -142,6 +143,17 @@ final class Coalescer: Sendable {
         case .joins(let ticket):
             joined?()
             return await wait(ticket) as? T
+        }
+    }
+
+    /// Cancels the flights whose key `matches`: their callers get
+    /// ``WebserviceError/cancelled``, or their answer is dropped when it comes first.
+    func cancelFlights(where matches: (Key) -> Bool) {
+        let cancels = state.withLock { state in
+            state.flights.filter { matches($0.key) }.compactMap(\.value.cancel)
+        }
+        for cancel in cancels {
+            cancel()
         }
     }
 

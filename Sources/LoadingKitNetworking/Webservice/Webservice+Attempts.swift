@@ -85,14 +85,29 @@ extension Webservice {
     /// one. It is reported to the monitor, if any, as attempt `attempt`. Returns `nil`
     /// — the caller asks again — when `mayBeOvertaken` and a mutation made the stored
     /// value stale after the request was sent: the answer could predate the change.
+    ///
+    /// With an authenticator, the request carries the credential of `credential` (the
+    /// current one by default); answered as expired, it is sent once more with the
+    /// renewed one, and an answer that came after the account changed is another
+    /// account's: it fails with ``AuthenticationFailure/accountChanged``, not stored.
     private func once<A: Sendable>(
         _ resource: Resource<A>,
         identity: ResourceIdentity,
         attempt: Int,
         notifies: Bool,
-        mayBeOvertaken: Bool
+        mayBeOvertaken: Bool,
+        credential: Authenticator.Stamp? = nil
     ) async -> Result<Fetched<A>, WebserviceError>? {
         var request = resource.request
+        let stamp: Authenticator.Stamp?
+        switch await authenticate(&request, as: credential) {
+        case .failure(let failure):
+            return reportFailure(.authentication(failure), of: resource, since: nil)
+        case .success(let sent):
+            stamp = sent
+        case nil:
+            stamp = nil
+        }
         let stores =
             !resource.ignoresCache && (resource.method == .get || resource.method == .head)
         let persistence = stores ? persistence(of: resource, identity: identity) : nil
@@ -116,7 +131,13 @@ extension Webservice {
         let data: Data
         let response: HTTPURLResponse
         do {
-            (data, response) = try await transport.send(request)
+            if let credential = stamp?.credential {
+                (data, response) = try await URLSessionTransport.$credentialFields.withValue(
+                    Set(credential.headerFields.keys)
+                ) { try await transport.send(request) }
+            } else {
+                (data, response) = try await transport.send(request)
+            }
         } catch {
             let failure = WebserviceError(
                 transportError: error,
@@ -137,6 +158,28 @@ extension Webservice {
                 about: resource
             )
         }
+        if let stamp, let authenticator = configuration.authenticator,
+            authenticator.isExpired(response)
+        {
+            // Sent once more with the renewed credential; expired again, it is refused.
+            guard credential == nil else {
+                return reportFailure(.authentication(.refused), of: resource, since: started)
+            }
+            switch await authenticator.renewed(after: stamp) {
+            case .success(let renewed):
+                return await once(
+                    resource,
+                    identity: identity,
+                    attempt: attempt,
+                    notifies: notifies,
+                    mayBeOvertaken: mayBeOvertaken,
+                    credential: renewed
+                )
+            case .failure(let failure):
+                return reportFailure(.authentication(failure), of: resource, since: started)
+            }
+        }
+        let isAnotherAccounts = { self.accountChanged(since: stamp) }
         let date = configuration.clock.dateNow
         let fields = CacheDirectives.fields(of: response)
         if response.statusCode == 304, let conditional, let conditionalValue {
@@ -148,9 +191,14 @@ extension Webservice {
                     of: identity,
                     with: fields,
                     at: date,
-                    unless: isOvertaken
+                    unless: { isAnotherAccounts() || isOvertaken() }
                 )
-            else { return nil }
+            else {
+                guard !isAnotherAccounts() else {
+                    return .failure(.authentication(.accountChanged))
+                }
+                return nil
+            }
             if resource.storedElements != nil, confirmed.storeVersion != nil,
                 let entry = store.entry(for: identity)
             {
@@ -178,9 +226,11 @@ extension Webservice {
         if stores, !directives.forbidsStoring {
             let now = configuration.clock.continuousNow
             var overtaken = false
+            var isRefusedForAccount = false
             let refuses = {
-                overtaken = isOvertaken()
-                return overtaken
+                isRefusedForAccount = isAnotherAccounts()
+                overtaken = !isRefusedForAccount && isOvertaken()
+                return isRefusedForAccount || overtaken
             }
             let entry = store.store(
                 value,
@@ -200,6 +250,9 @@ extension Webservice {
                     sequence: sequence,
                     cost: data.count
                 )
+            }
+            if isRefusedForAccount {
+                return .failure(.authentication(.accountChanged))
             }
             if let entry, entry.sequence == sequence {
                 if let persistence {
@@ -221,6 +274,7 @@ extension Webservice {
                 forgetPersisted(persistence)
             }
         }
+        guard !isAnotherAccounts() else { return .failure(.authentication(.accountChanged)) }
         return .success(
             Fetched(
                 value: value,

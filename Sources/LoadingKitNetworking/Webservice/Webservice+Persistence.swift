@@ -18,14 +18,19 @@ extension Webservice {
 
     /// Where `resource`'s value is kept across launches, when it may be: a `GET`, not
     /// ignoring caches, of a `Codable` value with a stably named parse, and without
-    /// credentials unless the configuration allows them.
+    /// credentials — its own or an authenticator's — unless the configuration allows
+    /// them; then under the account signed in, and not at all when none is.
     func persistence<A>(of resource: Resource<A>, identity: ResourceIdentity) -> Persistence? {
+        let authenticator = configuration.authenticator
         guard let store = configuration.persistentStore, resource.method == .get,
             !resource.ignoresCache, A.self is any Decodable.Type, A.self is any Encodable.Type,
-            configuration.persistsCredentialedRequests || !carriesCredentials(resource.request),
+            configuration.persistsCredentialedRequests
+                || (authenticator == nil && !carriesCredentials(resource.request)),
             let key = identity.persistentKey(valueTypeName: String(reflecting: A.self))
         else { return nil }
-        return Persistence(store: store, key: key)
+        guard let authenticator else { return Persistence(store: store, key: key) }
+        guard let account = authenticator.credential?.account else { return nil }
+        return Persistence(store: store, key: key + "\u{1F}account \(account)")
     }
 
     private func carriesCredentials(_ request: URLRequest) -> Bool {

@@ -76,6 +76,10 @@ public final class Webservice: Sendable {
         /// their server, across launches. Default: `nil`, and such a mutation is
         /// refused. See ``Outbox``.
         public var outbox: Outbox?
+        /// The account signed in: every request carries its credential, renewed once
+        /// for every request that found it expired. Default: `nil`. See
+        /// ``Authenticator``.
+        public var authenticator: Authenticator?
 
         /// Creates a configuration.
         ///
@@ -91,6 +95,8 @@ public final class Webservice: Sendable {
         ///   - clock: The clock of retries and stored values.
         ///   - monitor: Who hears the events of the webservice and its loaders.
         ///   - outbox: Where mutations kept until sent wait for their server.
+        ///   - authenticator: The account signed in, whose credential every request
+        ///     carries.
         public init(
             coalescedMethods: Set<HTTPMethod> = [.get, .head],
             retry: RetryPolicy = .none,
@@ -100,7 +106,8 @@ public final class Webservice: Sendable {
             persistsCredentialedRequests: Bool = false,
             clock: any Clock<Duration> = ContinuousClock(),
             monitor: (any LoadingMonitor)? = nil,
-            outbox: Outbox? = nil
+            outbox: Outbox? = nil,
+            authenticator: Authenticator? = nil
         ) {
             self.coalescedMethods = coalescedMethods
             self.retry = retry
@@ -111,6 +118,7 @@ public final class Webservice: Sendable {
             self.clock = clock
             self.monitor = monitor
             self.outbox = outbox
+            self.authenticator = authenticator
         }
 
         /// Creates a configuration keeping `revalidationCapacity` entries.
@@ -185,6 +193,7 @@ public final class Webservice: Sendable {
         self.configuration = configuration
         self.store = StoredValues(limits: configuration.storage)
         self.coalescer = coalescer
+        configuration.authenticator?.serve(self)
         if let outbox = configuration.outbox {
             for name in outbox.start(for: self) {
                 configuration.monitor?.record(
@@ -263,7 +272,11 @@ public final class Webservice: Sendable {
                 notifies: notifies
             ).get()
         }
-        let key = Coalescer.Key(identity: identity, ignoresCache: resource.ignoresCache)
+        let key = Coalescer.Key(
+            identity: identity,
+            ignoresCache: resource.ignoresCache,
+            account: Authenticator.isRefreshing ? .max : configuration.authenticator?.account ?? 0
+        )
         let operation = { @Sendable in
             await self.attempts(resource, identity: identity, retry: retry, notifies: notifies)
         }
