@@ -177,6 +177,41 @@ struct OutboxTests {
         #expect(outbox.pendingWrites.isEmpty)
     }
 
+    @Test(
+        "a kept write waits while no one is signed in, is never sent with another account's credential, and goes once its account is back"
+    )
+    func keptWriteFollowsItsAccount() async throws {
+        let authenticator = Authenticator(credential: Credential(account: "alice", bearer: "a1")) {
+            $0
+        }
+        let outbox = Outbox(directory: directory)
+        let webservice = Webservice(
+            transport: URLSessionTransport(),
+            configuration: .init(monitor: recorder, outbox: outbox, authenticator: authenticator)
+        )
+        let screen = await screen(on: webservice)
+        server.stop()
+        await sendQueued(try server.rename(1, to: "Alice's").keptUntilSent(), from: screen)
+        try server.start()
+
+        webservice.signOut()
+        await outbox.resume()
+        #expect(server.patchKeys.isEmpty)  // nothing sent with no credential
+
+        authenticator.signIn(Credential(account: "bob", bearer: "b1"))
+        await outbox.resume()
+        await screen.load(resource: server.resource(ofPost: 1))
+        #expect(server.patchKeys.isEmpty)  // nor with bob's
+        #expect(screen.loadingState.content?.title == "Post 1")  // bob sees no change of alice's
+
+        authenticator.signIn(Credential(account: "alice", bearer: "a2"))
+        await waitFor(1, Self.confirmed)
+
+        #expect(server.state.withLock { $0.authorizations } == ["Bearer a2"])
+        #expect(server.titles[1] == "Alice's")
+        #expect(outbox.pendingWrites.isEmpty)
+    }
+
     @Test("three edits while away reach the server in the order they were made, on resume()")
     func orderedOnResume() async throws {
         let webservice = webservice()

@@ -132,6 +132,10 @@ public final class Authenticator: Sendable {
     /// Whether the calling task renews a credential: its requests are sent as they are.
     @TaskLocal package static var isRefreshing = false
 
+    /// The account whose credential alone the calling task's requests may carry — a
+    /// kept write's — or `nil` for any.
+    @TaskLocal package static var requiredAccount: String?
+
     /// The credential to send again a request that `sent` was found expired for: the
     /// current one when it is newer, for the same account; otherwise the one a
     /// renewal — the one under way, or a new one — gives.

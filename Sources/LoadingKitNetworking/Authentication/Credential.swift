@@ -8,8 +8,9 @@
 ///
 /// The account, not the header values, tells whose values a response holds: a
 /// refresh that renews the token of the same account keeps every stored value, while
-/// signing in to another account clears them. Neither the header values nor the
-/// account are ever printed, logged or written to disk by the kit.
+/// signing in to another account clears them. The kit never prints, logs or writes
+/// the header values; the account is written only beside a write an ``Outbox`` keeps,
+/// which is sent with that account's credential alone.
 public struct Credential: Sendable, Equatable, CustomStringConvertible,
     CustomDebugStringConvertible, CustomReflectable
 {

@@ -41,6 +41,9 @@ extension Webservice {
         guard let credential = stamp.credential else {
             return .failure(stamp.failure ?? .signedOut)
         }
+        if let required = Authenticator.requiredAccount, required != credential.account {
+            return .failure(.accountChanged)
+        }
         for (name, value) in credential.headerFields {
             request.setValue(value, forHTTPHeaderField: name)
         }
@@ -61,8 +64,11 @@ extension Webservice {
         case .accountChanged(let onMainActor):
             let account = configuration.authenticator?.account ?? 0
             coalescer.cancelFlights { $0.account != account && $0.account != .max }
+            store.layHeldChanges(of: configuration.authenticator?.credential?.account)
             removeStoredValues()
             store.tell(.accountChanged(onMainActor: onMainActor))
+            // The writes the account signed in kept wait for it no longer.
+            configuration.outbox?.sendWaiting()
             kind = .accountChanged
         case .refreshStarted:
             kind = .credentialRefreshStarted

@@ -190,7 +190,8 @@ public final class Outbox: Sendable {
         _ request: URLRequest,
         scope: String?,
         kind: String?,
-        input: Data?
+        input: Data?,
+        account: String?
     ) throws(OutboxRefusal) -> OutboxRecord {
         let sequence = state.withLock { state -> UInt64 in
             state.lastSequence += 1
@@ -203,6 +204,7 @@ public final class Outbox: Sendable {
                 scope: scope,
                 kind: kind,
                 input: input,
+                account: account,
                 request: request
             )
         else { throw .cannotWrite }
@@ -281,6 +283,15 @@ public final class Outbox: Sendable {
             return (state.webservice, waits && (wasUnreachable || (200..<300).contains(status)))
         }
         guard replays, let webservice else { return }
+        Task { await self.replay(through: webservice) }
+    }
+
+    /// Sends the writes that wait, when some do, in the background: the account that
+    /// kept them may have signed in.
+    func sendWaiting() {
+        guard waitingCount.load(ordering: .acquiring) > 0,
+            let webservice = state.withLock({ $0.webservice })
+        else { return }
         Task { await self.replay(through: webservice) }
     }
 

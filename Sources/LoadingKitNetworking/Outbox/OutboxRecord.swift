@@ -19,6 +19,9 @@ struct OutboxRecord: Sendable {
     /// The kind that rebuilds the mutation after a relaunch, with its input.
     let kind: String?
     let input: Data?
+    /// The account signed in when the write was kept: it is sent only with that
+    /// account's credential.
+    let account: String?
     let method: String
     let url: URL
     /// The header fields of the request, credentials left out, in order.
@@ -67,6 +70,7 @@ extension OutboxRecord {
         scope: String?,
         kind: String?,
         input: Data?,
+        account: String?,
         request: URLRequest
     ) {
         guard let url = request.url else { return nil }
@@ -76,6 +80,7 @@ extension OutboxRecord {
             scope: scope,
             kind: kind,
             input: input,
+            account: account,
             method: request.httpMethod ?? "GET",
             url: url,
             headers: (request.allHTTPHeaderFields ?? [:])
@@ -91,7 +96,7 @@ extension OutboxRecord {
 
 extension OutboxRecord {
     /// The format this version writes and reads.
-    static let formatVersion: UInt8 = 1
+    static let formatVersion: UInt8 = 2
     private static let magic: [UInt8] = Array("LKOB".utf8)
 
     /// The file's bytes: magic, version, the fields in order, and a checksum of them all.
@@ -102,6 +107,7 @@ extension OutboxRecord {
         writer.append(scope)
         writer.append(kind)
         writer.append(input)
+        writer.append(account)
         writer.append(method)
         writer.append(url.absoluteString)
         writer.append(UInt32(headers.count))
@@ -125,6 +131,7 @@ extension OutboxRecord {
                     let scope = reader.optionalString(),
                     let kind = reader.optionalString(),
                     let input = reader.optionalBytes(),
+                    let account = reader.optionalString(),
                     let method = reader.string(),
                     let url = reader.string().flatMap(URL.init(string:)),
                     let count = reader.integer(UInt32.self), UInt64(count) <= reader.remaining
@@ -145,6 +152,7 @@ extension OutboxRecord {
                     scope: scope,
                     kind: kind,
                     input: input,
+                    account: account,
                     method: method,
                     url: url,
                     headers: headers,

@@ -30,7 +30,8 @@ extension Webservice {
                 mutation.resource.request,
                 scope: mutation.scope,
                 kind: keeping.kind,
-                input: keeping.input
+                input: keeping.input,
+                account: configuration.authenticator?.credential?.account
             )
         } catch {
             report(.outboxRefused(error), about: mutation.resource)
@@ -42,7 +43,7 @@ extension Webservice {
             )
             throw .outboxRefused(error)
         }
-        hold(mutation, as: start.id)
+        hold(mutation, as: start.id, madeBy: record.account)
         report(.writeKept(sequence: record.sequence), about: mutation.resource)
         if outbox.mustWait(record) {
             let write = keptWrite(mutation, record: record, editID: start.id, wasSentBefore: false)
@@ -71,18 +72,21 @@ extension Webservice {
         var resource = mutation.resource
         resource.request = record.request(credentialsFrom: mutation.resource.request)
         let result: Result<Fetched<A>, WebserviceError>
-        do throws(WebserviceError) {
-            result = .success(
-                try await fetch(
-                    resource,
-                    lease: nil,
-                    retry: mutation.retry,
-                    coalesces: false,
-                    settlingWrites: false
+        // Sent only with the credential of the account that made it.
+        result = await Authenticator.$requiredAccount.withValue(record.account) {
+            do throws(WebserviceError) {
+                return .success(
+                    try await fetch(
+                        resource,
+                        lease: nil,
+                        retry: mutation.retry,
+                        coalesces: false,
+                        settlingWrites: false
+                    )
                 )
-            )
-        } catch {
-            result = .failure(error)
+            } catch {
+                return .failure(error)
+            }
         }
         let outcome = KeptOutcome(result, isReplay: isReplay)
         guard outcome.isFinal else {
@@ -120,10 +124,14 @@ extension Webservice {
 
     /// Holds the optimistic changes of `mutation`, numbered `id`, in the store until
     /// the write ends: shown over every value of the resources it changes, stored now
-    /// or later.
-    private func hold<A>(_ mutation: Mutation<A>, as id: UInt64) {
+    /// or later while `account`, which made them, is signed in.
+    private func hold<A>(_ mutation: Mutation<A>, as id: UInt64, madeBy account: String?) {
         for change in mutation.changes {
-            store.hold(StoredEntry.Edit(id: id, apply: change.apply), for: change.identity)
+            store.hold(
+                StoredEntry.Edit(id: id, apply: change.apply),
+                for: change.identity,
+                madeBy: account
+            )
         }
     }
 
@@ -171,7 +179,7 @@ extension Webservice {
     /// the process ended.
     func restoredWrite<A: Sendable>(_ mutation: Mutation<A>, record: OutboxRecord) -> KeptWrite {
         let id = store.nextSequence()
-        hold(mutation, as: id)
+        hold(mutation, as: id, madeBy: record.account)
         return keptWrite(mutation, record: record, editID: id, wasSentBefore: true)
     }
 

@@ -55,8 +55,11 @@ package final class StoredValues: Sendable {
         var listener: (@Sendable (Change) -> Void)?
         var attachment: (any AnyObject & Sendable)?
         /// The changes of writes waiting in an outbox, laid on every entry of their
-        /// resources — stored now or later — until the writes end.
-        var held: [ResourceIdentity: [StoredEntry.Edit]] = [:]
+        /// resources — stored now or later — until the writes end, with the account
+        /// that made each: only those of the account signed in are laid.
+        var held: [ResourceIdentity: [(edit: StoredEntry.Edit, account: String?)]] = [:]
+        /// The account signed in, whose held changes are laid.
+        var account: String?
     }
 
     /// The limits the store keeps to.
@@ -142,8 +145,8 @@ package final class StoredValues: Sendable {
                 state.touch(slot)
             } else {
                 var fresh = describe(state.lastVersion)
-                for edit in state.held[identity] ?? [] {
-                    fresh.add(edit)
+                for held in state.held[identity] ?? [] where held.account == state.account {
+                    fresh.add(held.edit)
                 }
                 state.insert(fresh, for: identity)
             }
@@ -184,12 +187,17 @@ package final class StoredValues: Sendable {
         return entry
     }
 
-    /// Lays `edit` on the value of `identity` — stored now, or whenever it is stored —
-    /// until ``release(_:of:)``; tells the loaders when the value changes.
-    package func hold(_ edit: StoredEntry.Edit, for identity: ResourceIdentity) {
+    /// Lays `edit`, made by `account`, on the value of `identity` — stored now, or
+    /// whenever it is stored while `account` is signed in — until
+    /// ``release(_:of:)``; tells the loaders when the value changes.
+    package func hold(
+        _ edit: StoredEntry.Edit,
+        for identity: ResourceIdentity,
+        madeBy account: String? = nil
+    ) {
         let changed = state.withLock { state -> Bool in
-            state.held[identity, default: []].append(edit)
-            guard let slot = state.slots[identity],
+            state.held[identity, default: []].append((edit, account))
+            guard account == state.account, let slot = state.slots[identity],
                 !state.nodes[slot]!.entry.edits.contains(where: { $0.id == edit.id })
             else { return false }
             var entry = state.nodes[slot]!.entry
@@ -204,12 +212,17 @@ package final class StoredValues: Sendable {
         }
     }
 
+    /// Lays from now on the held changes `account` made, and no other account's.
+    package func layHeldChanges(of account: String?) {
+        state.withLock { $0.account = account }
+    }
+
     /// Stops laying the edits numbered `id` on the values of `identities` stored from
     /// now on; the entries that have them keep them until they are removed.
     package func release(_ id: UInt64, of identities: [ResourceIdentity]) {
         state.withLock { state in
             for identity in identities {
-                state.held[identity]?.removeAll { $0.id == id }
+                state.held[identity]?.removeAll { $0.edit.id == id }
                 if state.held[identity]?.isEmpty == true {
                     state.held[identity] = nil
                 }

@@ -193,7 +193,10 @@ public final class Webservice: Sendable {
         self.configuration = configuration
         self.store = StoredValues(limits: configuration.storage)
         self.coalescer = coalescer
-        configuration.authenticator?.serve(self)
+        if let authenticator = configuration.authenticator {
+            store.layHeldChanges(of: authenticator.credential?.account)
+            authenticator.serve(self)
+        }
         if let outbox = configuration.outbox {
             for name in outbox.start(for: self) {
                 configuration.monitor?.record(
