@@ -2,6 +2,10 @@ import Foundation
 import LoadingKit
 import LoadingKitTesting
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 // The code of README.md and of the DocC articles, compiled here. Each region between
 // `// snippet: NAME` and `// end snippet` must appear verbatim (indentation aside) as
 // a code block of a document; DocumentationTests checks that it does.
@@ -516,6 +520,77 @@ enum SharingSnippets {
         )
         // A cold start shows what was persisted at once, stale, and revalidates it.
         await webservice.persistPendingValues()  // before the app is suspended
+        // end snippet
+    }
+}
+
+/// The account service the authentication snippets call.
+enum AuthAPI {
+    struct Session: Sendable {
+        let account: String
+        let accessToken: String
+    }
+
+    static func signIn(user: String, password: String) async throws -> Session {
+        Session(account: user, accessToken: "token-of-\(user)")
+    }
+
+    static func renew(account: String) async throws -> Session {
+        Session(account: account, accessToken: "renewed-token-of-\(account)")
+    }
+}
+
+@MainActor
+enum AuthenticationSnippets {
+    static func setUp() -> (Webservice, Authenticator) {
+        // snippet: auth-setup
+        let authenticator = Authenticator { expired in
+            // Called once, however many requests found the token expired.
+            let renewed = try await AuthAPI.renew(account: expired.account)
+            return Credential(account: expired.account, bearer: renewed.accessToken)
+        }
+        let webservice = Webservice(configuration: .init(authenticator: authenticator))
+        // end snippet
+        return (webservice, authenticator)
+    }
+
+    static func expiry() -> Authenticator {
+        // snippet: auth-expiry
+        let expires: @Sendable (HTTPURLResponse) -> Bool = { [401, 419].contains($0.statusCode) }
+        let authenticator = Authenticator(isExpired: expires) { expired in
+            let renewed = try await AuthAPI.renew(account: expired.account)
+            return Credential(account: expired.account, bearer: renewed.accessToken)
+        }
+        // end snippet
+        return authenticator
+    }
+
+    static func signIn(authenticator: Authenticator, screen: TodosScreen, password: String)
+        async throws
+    {
+        // snippet: auth-sign-in
+        let session = try await AuthAPI.signIn(user: "ada", password: password)
+        authenticator.signIn(Credential(account: session.account, bearer: session.accessToken))
+        await screen.load(resource: Todo.all)  // sent with ada's token
+        // end snippet
+    }
+
+    static func errors(webservice: Webservice, showSignIn: () -> Void) async {
+        // snippet: auth-errors
+        do {
+            let todos = try await webservice.load(Todo.all)
+            print(todos.count)
+        } catch .authentication(.refreshFailed) {
+            showSignIn()  // the session ended: nothing is sent until someone signs in
+        } catch {
+            print(error.description)  // never a token
+        }
+        // end snippet
+    }
+
+    static func signOut(webservice: Webservice) {
+        // snippet: auth-sign-out
+        webservice.signOut()  // cancels, clears stored values and screens; kept writes wait
         // end snippet
     }
 }

@@ -75,6 +75,7 @@ struct DocumentationTests {
             "Sources/LoadingKit/LoadingKit.docc/SharingInvalidatingAndMutating.md",
             "Sources/LoadingKit/LoadingKit.docc/UsingLoadingKitWithSwiftUI.md",
             "Sources/LoadingKit/LoadingKit.docc/WritesThatAreNeverLost.md",
+            "Sources/LoadingKit/LoadingKit.docc/SigningInRefreshingAndSigningOut.md",
             "Sources/LoadingKitNetworking/LoadingKitNetworking.docc/LoadingKitNetworking.md",
             "Sources/LoadingKitNetworking/LoadingKitNetworking.docc/GettingStartedWithNetworking.md",
             "Sources/LoadingKitNetworking/LoadingKitNetworking.docc/LoggingWhatTheKitDecides.md",
