@@ -17,11 +17,12 @@ struct DemoOptions: Equatable {
         \(synopsis)
 
         With no options, starts embedded loopback servers and plays a scripted session
-        through URLSession, in eleven steps: first load, a 304 background reload, pull
+        through URLSession, in twelve steps: first load, a 304 background reload, pull
         to refresh, pages to the end with a failed page and its retry, back toward the
         head, an empty filter, a list and a detail sharing one stored value, an
         optimistic rename, a refused rename rolled back, a cold start from the offline
-        cache, and edits made while the server is away, confirmed on its return.
+        cache, edits made while the server is away, confirmed on its return, and a
+        token that expires under five loads, renewed once.
 
           --interactive  play yourself, in a terminal: r refresh, n next page,
                          p previous page, f force reload, s server away or back,

@@ -10,6 +10,7 @@ extension ScriptedSession {
         let emptyPlaceholder: Bool
         let sharing: SharingSteps.Outcome
         let offlineEdits: OutboxSteps.Outcome
+        let credentials: AccountSteps.Outcome
 
         /// What went otherwise than scripted, if anything.
         var problem: String? {
@@ -33,6 +34,9 @@ extension ScriptedSession {
             }
             if offlineEdits.confirmed != offlineEdits.made {
                 return "an edit made while the server was away did not reach it once"
+            }
+            if credentials.renewals != 1 || credentials.loaded != 5 {
+                return "the expired token was not renewed once for every load it failed"
             }
             return nil
         }

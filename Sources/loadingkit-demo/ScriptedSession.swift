@@ -2,8 +2,8 @@ import Foundation
 import LoadingKit
 
 /// The scripted session against the embedded feed and story servers: every state a
-/// screen goes through, in order, then screens sharing stored values, then edits made
-/// while the server is away.
+/// screen goes through, in order, then screens sharing stored values, edits made while
+/// the server is away, and a token that expires.
 @MainActor
 struct ScriptedSession {
     let feed: DemoFeedServer
@@ -60,6 +60,11 @@ struct ScriptedSession {
             transport: webservice.transport,
             monitor: webservice.configuration.monitor
         ).run()
+        let credentials = await AccountSteps(
+            renderer: renderer,
+            transport: webservice.transport,
+            monitor: webservice.configuration.monitor
+        ).run()
 
         let items = screen.loadingState.content ?? []
         await renderer.step("Summary")
@@ -67,6 +72,11 @@ struct ScriptedSession {
             "offline edits: \(offlineEdits.made) made while the server was away, "
                 + "\(offlineEdits.shownWhileAway) shown at once, "
                 + "\(offlineEdits.confirmed) confirmed on its return"
+        )
+        renderer.note(
+            "credentials: the token expired under 5 loads: "
+                + "\(DemoFormat.count(credentials.renewals, "renewal")), "
+                + "\(credentials.loaded) loaded with the new one"
         )
         for line in stats.summary(for: screen) {
             renderer.note(line)
@@ -79,7 +89,8 @@ struct ScriptedSession {
             notModified: stats.notModified,
             emptyPlaceholder: filtered.loadingState.placeholder == .empty,
             sharing: sharing,
-            offlineEdits: offlineEdits
+            offlineEdits: offlineEdits,
+            credentials: credentials
         )
     }
 }

@@ -36,7 +36,8 @@ struct DemoTests {
                     notModified: 3,
                     emptyPlaceholder: true,
                     sharing: .init(detailRequests: 0, rolledBack: true, coldStartFromDisk: true),
-                    offlineEdits: .init(made: 3, shownWhileAway: 3, confirmed: 3)
+                    offlineEdits: .init(made: 3, shownWhileAway: 3, confirmed: 3),
+                    credentials: .init(renewals: 1, loaded: 5)
                 )
         )
         let expected = [
@@ -94,8 +95,13 @@ struct DemoTests {
             "3 edits wait in the outbox",
             "the server is back: 3 of 3 edits confirmed in order, 0 left",
             "list: Story 1, offline, Story 2, offline, Story 3, renamed, Story 4, offline, Story 5",
+            "== 12. An expired token, renewed once",
+            "signed in as a reader: 5 of 5 items loaded",
+            "the server expired the token; five screens load at once",
+            "1 renewal for every load that found it expired; 5 of 5 loaded with the new token",
             "== Summary",
             "offline edits: 3 made while the server was away, 3 shown at once, 3 confirmed on its return",
+            "credentials: the token expired under 5 loads: 1 renewal, 5 loaded with the new one",
             "main feed: 4 pages held · 120 of 245 items shown, 120 unique",
         ]
         let lines = output.lines

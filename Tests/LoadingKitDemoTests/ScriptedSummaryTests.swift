@@ -14,7 +14,8 @@ struct ScriptedSummaryTests {
             rolledBack: true,
             coldStartFromDisk: true
         ),
-        offlineEdits: OutboxSteps.Outcome = .init(made: 3, shownWhileAway: 3, confirmed: 3)
+        offlineEdits: OutboxSteps.Outcome = .init(made: 3, shownWhileAway: 3, confirmed: 3),
+        credentials: AccountSteps.Outcome = .init(renewals: 1, loaded: 5)
     ) -> Summary {
         Summary(
             pages: 4,
@@ -24,7 +25,8 @@ struct ScriptedSummaryTests {
             notModified: 3,
             emptyPlaceholder: emptyPlaceholder,
             sharing: sharing,
-            offlineEdits: offlineEdits
+            offlineEdits: offlineEdits,
+            credentials: credentials
         )
     }
 
@@ -48,8 +50,13 @@ struct ScriptedSummaryTests {
             .init(made: 3, shownWhileAway: 3, confirmed: 2),
         ]
         let toldOffline = offline.compactMap { summary(offlineEdits: $0).problem }
+        let toldCredentials = [
+            AccountSteps.Outcome(renewals: 2, loaded: 5),
+            .init(renewals: 1, loaded: 4),
+        ].compactMap { summary(credentials: $0).problem }
         #expect(told.count == 3)
         #expect(toldOffline.count == 2)
+        #expect(toldCredentials.count == 2)
         #expect(Set(told + toldOffline).count == 5)
     }
 }
