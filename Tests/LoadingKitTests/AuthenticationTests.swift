@@ -206,6 +206,30 @@ struct AuthenticationTests {
         await recorder.waitForEvents(1) { $0.kind == .credentialRefreshDiscarded }
     }
 
+    @Test("requests waiting for a renewal are let go by a sign-out, though the renewal still hangs")
+    func signOutReleasesWaiters() async throws {
+        let (webservice, _) = signedIn()
+        let arrived = CounterSignal()
+        let release = DispatchSemaphore(value: 0)
+        server.state.withLock { state in
+            state.onRefresh = {
+                arrived.increment()
+                release.wait()
+            }
+        }
+        server.expire("alice-t1")
+        let resource = server.me(1)
+        let load = Task { try await webservice.load(resource) }
+        await arrived.wait(for: 1)
+
+        webservice.signOut()
+
+        await #expect(throws: WebserviceError.authentication(.accountChanged)) {
+            try await load.value
+        }
+        release.signal()
+    }
+
     @Test("a 401 to the renewal's own request fails the renewal, with no second renewal")
     func unauthorizedRenewal() async throws {
         let (webservice, _) = signedIn()

@@ -4,6 +4,10 @@ import LoadingKitNetworking
 import LoadingKitTesting
 import Testing
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 /// The outbox, over real `URLSession` against a loopback server that honours
 /// `Idempotency-Key`: a write kept until sent is on disk before it is sent, waits while
 /// its server is away with its change shown, is sent again in order when the server
@@ -210,6 +214,82 @@ struct OutboxTests {
         #expect(server.state.withLock { $0.authorizations } == ["Bearer a2"])
         #expect(server.titles[1] == "Alice's")
         #expect(outbox.pendingWrites.isEmpty)
+    }
+
+    /// A webservice with an outbox whose authenticator signs `account` in with
+    /// `token`, renews to `renewed` by loading post 2 through the webservice itself,
+    /// and takes `expired` statuses for an expired credential.
+    private func authenticated(
+        token: String = "a1",
+        renewed: String = "a2",
+        expired: Set<Int> = [401]
+    ) -> Webservice {
+        let box = Locked<Webservice?>(nil)
+        let post2 = server.resource(ofPost: 2)
+        let isExpired: @Sendable (HTTPURLResponse) -> Bool = { expired.contains($0.statusCode) }
+        let authenticator = Authenticator(
+            credential: Credential(account: "alice", bearer: token),
+            isExpired: isExpired
+        ) { expiredCredential in
+            _ = try await box.withLock { $0 }!.load(post2)
+            return Credential(account: expiredCredential.account, bearer: renewed)
+        }
+        let webservice = Webservice(
+            transport: URLSessionTransport(),
+            configuration: .init(
+                monitor: recorder,
+                outbox: Outbox(directory: directory),
+                authenticator: authenticator
+            )
+        )
+        box.withLock { box in box = webservice }
+        return webservice
+    }
+
+    @Test("a write that waited is sent with the credential when a renewal's own request wakes it")
+    func replayWokenByRenewal() async throws {
+        let webservice = authenticated(expired: [404])
+        let screen = await screen(on: webservice)
+        server.stop()
+        await sendQueued(try server.rename(1, to: "Kept").keptUntilSent(), from: screen)
+        try server.start()
+
+        // Post 9 does not exist: its 404 counts as expired here, and the renewal's own
+        // request, a 200 from the write's server, sends the write again.
+        _ = try? await webservice.load(server.resource(ofPost: 9))
+        await waitFor(1, Self.confirmed)
+
+        #expect(server.state.withLock { $0.authorizations } == ["Bearer a2"])
+    }
+
+    @Test("a renewal whose request loads a value a mutation under way changes does not wait for it")
+    func renewalDuringMutation() async throws {
+        let webservice = authenticated(expired: [409])
+        let screen = await screen(on: webservice)
+        server.state.withLock { $0.refusal = 409 }
+        let rename = try server.rename(2, to: "Renamed")
+
+        await #expect(throws: LoadingError.webservice(.authentication(.refused))) {
+            _ = try await screen.send(rename)
+        }
+        // The renewal loaded post 2 while the rename of post 2 held its turn.
+        #expect(server.state.withLock { $0.authorizations } == ["Bearer a1", "Bearer a2"])
+        #expect(webservice.configuration.authenticator?.credential == nil)  // refused: final
+    }
+
+    @Test("a write kept while no one is signed in is refused, its change taken back")
+    func keptWhileSignedOut() async throws {
+        let webservice = authenticated()
+        let screen = await screen(on: webservice)
+        webservice.signOut()
+        await screen.load(resource: server.resource(ofPost: 1))
+
+        await #expect(throws: LoadingError.webservice(.authentication(.signedOut))) {
+            _ = try await screen.send(try server.rename(1, to: "Nobody's").keptUntilSent())
+        }
+        #expect(webservice.configuration.outbox?.pendingWrites.isEmpty == true)
+        #expect(files.isEmpty)
+        #expect(screen.loadingState.content?.title != "Nobody's")
     }
 
     @Test("three edits while away reach the server in the order they were made, on resume()")

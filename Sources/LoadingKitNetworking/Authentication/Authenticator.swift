@@ -28,8 +28,8 @@ import Foundation
 ///
 /// Signing in to another account, and signing out, clears what the webservices of
 /// the authenticator stored, drops the answers of requests under way, and holds back
-/// kept writes until someone signs in. A renewal that ends after the account changed
-/// is discarded.
+/// kept writes until their own account signs in again. A renewal that ends after the
+/// credential changed is discarded.
 public final class Authenticator: Sendable {
     /// Renews an expired credential; its requests are sent without the credential.
     public typealias Refresh = @Sendable (_ expired: Credential) async throws -> Credential
@@ -68,25 +68,25 @@ public final class Authenticator: Sendable {
     ///   - isolation: The caller's isolation: on the main actor, screens are cleared
     ///     before `signIn` returns.
     public func signIn(_ credential: Credential, isolation: isolated (any Actor)? = #isolation) {
-        let changed = state.withLock { state -> Bool in
+        let (changed, waiters) = state.withLock { state in
             let changed = state.account != credential.account
-            state.change(to: credential, account: credential.account)
-            return changed
+            return (changed, state.change(to: credential, account: credential.account))
         }
-        if changed {
-            tell(.accountChanged(onMainActor: Self.isMainActor(isolation)))
-        }
+        resume(waiters)
+        tell(
+            changed ? .accountChanged(onMainActor: Self.isMainActor(isolation)) : .credentialChanged
+        )
     }
 
     /// Signs out: requests that need the credential fail with
     /// ``AuthenticationFailure/signedOut`` until someone signs in, and a renewal under
     /// way is discarded. What the webservices of the authenticator stored is cleared,
-    /// and what is in flight for the account cancelled.
+    /// and their coalesced loads in flight cancelled.
     ///
     /// - Parameter isolation: The caller's isolation: on the main actor, screens are
     ///   cleared before `signOut` returns.
     public func signOut(isolation: isolated (any Actor)? = #isolation) {
-        state.withLock { $0.change(to: nil, account: nil) }
+        resume(state.withLock { $0.change(to: nil, account: nil) })
         tell(.accountChanged(onMainActor: Self.isMainActor(isolation)))
     }
 
@@ -97,9 +97,12 @@ public final class Authenticator: Sendable {
         /// Another account, or none: what was stored belongs to the one before. Told
         /// on the main actor when `onMainActor`.
         case accountChanged(onMainActor: Bool)
+        /// The same account signed in again, with a new credential.
+        case credentialChanged
         /// A renewal began.
         case refreshStarted
-        /// A renewal ended with a credential, or failed.
+        /// A renewal ended with a credential, or failed; or the server refused the
+        /// renewed credential.
         case refreshEnded(AuthenticationFailure?)
         /// A renewal ended after the credential changed: its outcome was discarded.
         case refreshDiscarded
@@ -120,45 +123,71 @@ public final class Authenticator: Sendable {
     /// The credential to send a request with now: the renewed one when a renewal is
     /// under way, so that no request goes out with a credential known to be expired.
     package func stampForSending() async -> Stamp {
-        if let renewal = state.withLock({ $0.renewal?.task }) {
-            await renewal.value
-        }
+        await waitWhileRenewing()
         return state.withLock { $0.stamp }
+    }
+
+    /// `given` when it is still the current credential; otherwise the current one of
+    /// the same account, or why there is none.
+    package func validate(_ given: Stamp) -> Result<Stamp, AuthenticationFailure> {
+        state.withLock { state in
+            state.generation == given.generation ? .success(given) : state.stamp(after: given)
+        }
+    }
+
+    /// Whether `stamp` is the current credential.
+    package func isCurrent(_ stamp: Stamp) -> Bool {
+        state.withLock { $0.generation == stamp.generation }
+    }
+
+    /// Notes that the server refused `stamp`'s credential, just renewed: nothing is
+    /// sent with it again, as after a failed renewal.
+    package func refuse(_ stamp: Stamp) {
+        let refused = state.withLock { state -> Bool in
+            guard state.generation == stamp.generation, state.credential != nil else {
+                return false
+            }
+            state.credential = nil
+            state.renewalFailed = true
+            state.generation += 1
+            return true
+        }
+        if refused {
+            tell(.refreshEnded(.refused))
+        }
     }
 
     /// The number of the account signed in now.
     package var account: UInt64 { state.withLock { $0.accountNumber } }
 
-    /// Whether the calling task renews a credential: its requests are sent as they are.
+    /// The account signed in, also while its renewal failed; `nil` after sign-out.
+    package var signedInAccount: String? { state.withLock { $0.account } }
+
+    /// The number of the credential sent now: it changes with every sign-in, renewal
+    /// and sign-out.
+    package var credentialNumber: UInt64 { state.withLock { $0.generation } }
+
+    /// Whether the calling task renews a credential: its requests are sent as they are,
+    /// neither stored nor waiting for writes. Tasks that must not inherit it are
+    /// detached.
     @TaskLocal package static var isRefreshing = false
 
-    /// The account whose credential alone the calling task's requests may carry — a
-    /// kept write's — or `nil` for any.
+    /// The account whose credential alone the calling task's requests may carry: a
+    /// kept write's; `nil` without an authenticator.
     @TaskLocal package static var requiredAccount: String?
 
     /// The credential to send again a request that `sent` was found expired for: the
     /// current one when it is newer, for the same account; otherwise the one a
-    /// renewal — the one under way, or a new one — gives.
+    /// renewal — the one under way, or one begun now — gives.
     package func renewed(after sent: Stamp) async -> Result<Stamp, AuthenticationFailure> {
-        let step = state.withLock { state -> RenewalStep in
-            if state.generation != sent.generation || state.renewal?.from == sent.generation {
-                return state.renewal.map { .wait($0.task) } ?? .use(state.stamp(after: sent))
-            }
-            guard let credential = state.credential else { return .use(state.stamp(after: sent)) }
+        state.withLock { state in
+            guard state.generation == sent.generation, state.renewal == nil,
+                let credential = state.credential
+            else { return }
             let from = state.generation
-            let task = Task.detached { await self.renew(credential, from: from) }
-            state.renewal = (from, task)
-            return .start(task)
+            state.renewal = Task.detached { await self.renew(credential, from: from) }
         }
-        switch step {
-        case .use(let result):
-            return result
-        case .start(let task):
-            tell(.refreshStarted)
-            await task.value
-        case .wait(let task):
-            await task.value
-        }
+        await waitWhileRenewing()
         return state.withLock { $0.stamp(after: sent) }
     }
 
@@ -172,12 +201,6 @@ public final class Authenticator: Sendable {
 
     // MARK: - Private
 
-    private enum RenewalStep {
-        case use(Result<Stamp, AuthenticationFailure>)
-        case start(Task<Void, Never>)
-        case wait(Task<Void, Never>)
-    }
-
     private struct State {
         var credential: Credential?
         /// The account signed in, kept when a renewal fails.
@@ -185,7 +208,11 @@ public final class Authenticator: Sendable {
         var generation: UInt64 = 0
         var accountNumber: UInt64 = 0
         var renewalFailed = false
-        var renewal: (from: UInt64, task: Task<Void, Never>)?
+        /// The renewal under way, of the current credential.
+        var renewal: Task<Void, Never>?
+        /// The requests waiting for it to end.
+        var waiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
+        var nextWaiter: UInt64 = 0
         var listeners: [UInt64: @Sendable (Change) -> Bool] = [:]
         var nextListener: UInt64 = 0
 
@@ -213,8 +240,19 @@ public final class Authenticator: Sendable {
             return .success(stamp)
         }
 
-        /// Sends `credential` of `account` from now on.
-        mutating func change(to credential: Credential?, account: String?) {
+        /// Ends the renewal under way, if any; returns who waited for it.
+        mutating func endRenewal() -> [CheckedContinuation<Void, Never>] {
+            renewal = nil
+            defer { waiters = [:] }
+            return Array(waiters.values)
+        }
+
+        /// Sends `credential` of `account` from now on, discarding a renewal under way;
+        /// returns who waited for it.
+        mutating func change(
+            to credential: Credential?,
+            account: String?
+        ) -> [CheckedContinuation<Void, Never>] {
             if account != self.account || account == nil {
                 accountNumber += 1
             }
@@ -222,13 +260,44 @@ public final class Authenticator: Sendable {
             self.account = account
             generation += 1
             renewalFailed = false
-            renewal = nil
+            renewal?.cancel()
+            return endRenewal()
+        }
+    }
+
+    /// Returns once no renewal is under way, or when the calling task is cancelled.
+    private func waitWhileRenewing() async {
+        guard state.withLock({ $0.renewal != nil }) else { return }
+        let id = state.withLock { state in
+            state.nextWaiter += 1
+            return state.nextWaiter
+        }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let isWaiting = state.withLock { state -> Bool in
+                    guard state.renewal != nil, !Task.isCancelled else { return false }
+                    state.waiters[id] = continuation
+                    return true
+                }
+                if !isWaiting {
+                    continuation.resume()
+                }
+            }
+        } onCancel: {
+            state.withLock { $0.waiters.removeValue(forKey: id) }?.resume()
+        }
+    }
+
+    private func resume(_ waiters: [CheckedContinuation<Void, Never>]) {
+        for waiter in waiters {
+            waiter.resume()
         }
     }
 
     /// Renews `credential`, current as number `from`; the outcome counts only while
     /// it still is.
     private func renew(_ credential: Credential, from: UInt64) async {
+        tell(.refreshStarted)
         let renewed: Credential?
         do {
             renewed = try await Self.$isRefreshing.withValue(true) {
@@ -237,21 +306,20 @@ public final class Authenticator: Sendable {
         } catch {
             renewed = nil
         }
-        let outcome = state.withLock { state -> Change? in
-            guard state.generation == from else { return nil }
+        let (outcome, waiters) = state.withLock {
+            state -> (Change, [CheckedContinuation<Void, Never>]) in
+            guard state.generation == from else { return (.refreshDiscarded, []) }
+            state.generation += 1
             if let renewed, renewed.account == credential.account {
                 state.credential = renewed
-                state.generation += 1
-                state.renewal = nil
-                return .refreshEnded(nil)
+                return (.refreshEnded(nil), state.endRenewal())
             }
             state.credential = nil
             state.renewalFailed = true
-            state.generation += 1
-            state.renewal = nil
-            return .refreshEnded(.refreshFailed)
+            return (.refreshEnded(.refreshFailed), state.endRenewal())
         }
-        tell(outcome ?? .refreshDiscarded)
+        resume(waiters)
+        tell(outcome)
     }
 
     /// Whether `isolation` is the main actor's.

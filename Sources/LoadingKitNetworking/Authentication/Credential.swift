@@ -9,8 +9,9 @@
 /// The account, not the header values, tells whose values a response holds: a
 /// refresh that renews the token of the same account keeps every stored value, while
 /// signing in to another account clears them. The kit never prints, logs or writes
-/// the header values; the account is written only beside a write an ``Outbox`` keeps,
-/// which is sent with that account's credential alone.
+/// the header values; the account is written to disk only beside a write an
+/// ``Outbox`` keeps — sent with that account's credential alone — and, when
+/// `persistsCredentialedRequests` is set, in the keys of the values it loaded.
 public struct Credential: Sendable, Equatable, CustomStringConvertible,
     CustomDebugStringConvertible, CustomReflectable
 {

@@ -8,10 +8,11 @@ import Foundation
 /// when the account changes.
 extension Webservice {
     /// Signs out of the account of the webservice's ``Configuration/authenticator``:
-    /// cancels the loads in flight for it, clears every stored value — in memory and
-    /// on disk — and from now on fails the requests that need a credential with
-    /// ``AuthenticationFailure/signedOut`` and keeps the writes kept until sent waiting,
-    /// until someone signs in. A renewal under way is discarded. Does nothing without
+    /// cancels the coalesced loads in flight for it (the answers of its other requests
+    /// are dropped when they come), clears every stored value — in memory and on disk
+    /// — and every screen, and from now on fails the requests that need a credential
+    /// with ``AuthenticationFailure/signedOut``; the writes it kept until sent wait
+    /// until it signs in again. A renewal under way is discarded. Does nothing without
     /// an authenticator.
     ///
     /// ```swift
@@ -24,24 +25,34 @@ extension Webservice {
         configuration.authenticator?.signOut()
     }
 
-    /// Adds the credential to send a request with — `given`, or the current one once a
-    /// renewal under way has ended — to `request`; `nil` when the webservice has no
-    /// authenticator or the request renews the credential.
+    /// Adds the credential to send a request with to `request`: `given` while it is
+    /// current, or else the current one once a renewal under way has ended; `nil` when
+    /// the webservice has no authenticator or the request renews the credential. A
+    /// request begun for account number `account` is not sent for another.
     func authenticate(
         _ request: inout URLRequest,
-        as given: Authenticator.Stamp?
+        as given: Authenticator.Stamp?,
+        for account: UInt64?
     ) async -> Result<Authenticator.Stamp, AuthenticationFailure>? {
-        guard let authenticator = configuration.authenticator, !Authenticator.isRefreshing
-        else { return nil }
-        var stamp = given
-        if stamp == nil {
+        guard let authenticator = configuration.authenticator else { return nil }
+        let required = Authenticator.requiredAccount
+        guard required != nil || !Authenticator.isRefreshing else { return nil }
+        let stamp: Authenticator.Stamp
+        if let given {
+            switch authenticator.validate(given) {
+            case .success(let current): stamp = current
+            case .failure(let failure): return .failure(failure)
+            }
+        } else {
             stamp = await authenticator.stampForSending()
         }
-        guard let stamp else { return nil }
+        if let account, stamp.account != account {
+            return .failure(.accountChanged)
+        }
         guard let credential = stamp.credential else {
             return .failure(stamp.failure ?? .signedOut)
         }
-        if let required = Authenticator.requiredAccount, required != credential.account {
+        if let required, required != credential.account {
             return .failure(.accountChanged)
         }
         for (name, value) in credential.headerFields {
@@ -62,14 +73,17 @@ extension Webservice {
         let kind: LoadingEvent.Kind
         switch change {
         case .accountChanged(let onMainActor):
-            let account = configuration.authenticator?.account ?? 0
-            coalescer.cancelFlights { $0.account != account && $0.account != .max }
-            store.layHeldChanges(of: configuration.authenticator?.credential?.account)
+            let current = configuration.authenticator?.credentialNumber ?? 0
+            coalescer.cancelFlights { $0.credential != current && $0.credential != .max }
+            store.layHeldChanges(of: configuration.authenticator?.signedInAccount)
             removeStoredValues()
             store.tell(.accountChanged(onMainActor: onMainActor))
             // The writes the account signed in kept wait for it no longer.
             configuration.outbox?.sendWaiting()
             kind = .accountChanged
+        case .credentialChanged:
+            configuration.outbox?.sendWaiting()
+            return
         case .refreshStarted:
             kind = .credentialRefreshStarted
         case .refreshEnded(let failure):

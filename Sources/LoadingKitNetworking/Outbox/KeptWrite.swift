@@ -43,7 +43,9 @@ enum KeptOutcome: Sendable {
         case .failure(.notModifiedWithoutCache), .failure(.queued), .failure(.outboxRefused):
             self = .rejected
         case .failure(.authentication):
-            // Sent with no credential, or not sent: it waits for someone to sign in.
+            // Not sent for want of its account's credential, or answered after the
+            // account changed, or its renewed credential refused: it waits for its
+            // account.
             self = .waits
         }
     }

@@ -177,7 +177,7 @@ public final class Outbox: Sendable {
         }
         waitingCount.store(opened.count, ordering: .releasing)
         if !opened.isEmpty {
-            Task { await self.replay(through: webservice) }
+            Task.detached { await self.replay(through: webservice) }
         }
         return refused
     }
@@ -233,13 +233,15 @@ public final class Outbox: Sendable {
     }
 
     /// Whether the write `record` waits instead of being sent now: its server was
-    /// unreachable at the last try, or a write kept before it in its scope waits.
+    /// unreachable at the last try, or a write its account kept before it in its scope
+    /// waits.
     func mustWait(_ record: OutboxRecord) -> Bool {
         state.withLock { state in
             state.unreachableOrigins.contains(record.url.origin)
                 || (record.scope != nil
                     && state.entries.values.contains {
-                        $0.record.scope == record.scope && $0.record.sequence < record.sequence
+                        $0.record.scope == record.scope && $0.record.account == record.account
+                            && $0.record.sequence < record.sequence
                     })
         }
     }
@@ -283,7 +285,9 @@ public final class Outbox: Sendable {
             return (state.webservice, waits && (wasUnreachable || (200..<300).contains(status)))
         }
         guard replays, let webservice else { return }
-        Task { await self.replay(through: webservice) }
+        // Detached: the answer may be a credential renewal's, whose marker a task
+        // started here would carry.
+        Task.detached { await self.replay(through: webservice) }
     }
 
     /// Sends the writes that wait, when some do, in the background: the account that
@@ -292,7 +296,7 @@ public final class Outbox: Sendable {
         guard waitingCount.load(ordering: .acquiring) > 0,
             let webservice = state.withLock({ $0.webservice })
         else { return }
-        Task { await self.replay(through: webservice) }
+        Task.detached { await self.replay(through: webservice) }
     }
 
     // MARK: - Replay
@@ -343,10 +347,19 @@ public final class Outbox: Sendable {
     }
 
     private func replayPass(through webservice: Webservice) async {
+        // Only the writes of the account signed in are sent; the others wait for it,
+        // holding nothing back.
+        let authenticator = webservice.configuration.authenticator
+        let account = authenticator?.signedInAccount
+        let isSendable = { (record: OutboxRecord) in
+            authenticator == nil || (record.account != nil && record.account == account)
+        }
         // A load of a value the waiting writes change waits for the pass, not one
         // write: it would be asked again after each.
         let changes = state.withLock { state in
-            state.entries.values.compactMap { $0.write?.changesValue }
+            state.entries.values.filter { isSendable($0.record) }.compactMap {
+                $0.write?.changesValue
+            }
         }
         let hold =
             changes.isEmpty
@@ -360,7 +373,8 @@ public final class Outbox: Sendable {
         while let (sequence, write) = nextWrite(
             notIn: tried,
             heldScopes: heldScopes,
-            heldOrigins: heldOrigins
+            heldOrigins: heldOrigins,
+            sendable: isSendable
         ) {
             tried.insert(sequence)
             let record = write.record
@@ -381,16 +395,19 @@ public final class Outbox: Sendable {
     }
 
     /// The oldest waiting write not tried in this pass whose scope and origin are not
-    /// held back, marked in flight; `nil` when there is none.
+    /// held back, of those `sendable` says may go now, marked in flight; `nil` when
+    /// there is none.
     private func nextWrite(
         notIn tried: Set<UInt64>,
         heldScopes: Set<String>,
-        heldOrigins: Set<String>
+        heldOrigins: Set<String>,
+        sendable: (OutboxRecord) -> Bool
     ) -> (UInt64, KeptWrite)? {
         state.withLock { state -> (UInt64, KeptWrite)? in
             var blockedScopes = heldScopes
             for sequence in state.entries.keys.sorted() {
                 let entry = state.entries[sequence]!
+                guard sendable(entry.record) else { continue }
                 let scope = entry.record.scope
                 if let scope, blockedScopes.contains(scope) { continue }
                 guard let write = entry.write, !entry.isInFlight, !tried.contains(sequence),

@@ -20,6 +20,17 @@ extension Webservice {
             settle(mutation, startedAs: start, after: .failure(.cancelled), wasSent: false)
             throw .cancelled
         }
+        let account = configuration.authenticator?.signedInAccount
+        if configuration.authenticator != nil, account == nil {
+            // No one is signed in: no account to send the write for, later or now.
+            settle(
+                mutation,
+                startedAs: start,
+                after: .failure(.authentication(.signedOut)),
+                wasSent: false
+            )
+            throw .authentication(.signedOut)
+        }
         let outbox: Outbox
         let record: OutboxRecord
         do throws(OutboxRefusal) {
@@ -31,7 +42,7 @@ extension Webservice {
                 scope: mutation.scope,
                 kind: keeping.kind,
                 input: keeping.input,
-                account: configuration.authenticator?.credential?.account
+                account: account
             )
         } catch {
             report(.outboxRefused(error), about: mutation.resource)

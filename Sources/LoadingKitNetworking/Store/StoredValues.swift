@@ -193,7 +193,7 @@ package final class StoredValues: Sendable {
     package func hold(
         _ edit: StoredEntry.Edit,
         for identity: ResourceIdentity,
-        madeBy account: String? = nil
+        madeBy account: String?
     ) {
         let changed = state.withLock { state -> Bool in
             state.held[identity, default: []].append((edit, account))

@@ -38,11 +38,11 @@
 ///   releasing its own lock.
 final class Coalescer: Sendable {
     /// What makes two loads the same load: the resource, whether it bypasses the
-    /// stored validators, and the account it is sent for.
+    /// stored validators, and the number of the credential it is sent with.
     struct Key: Hashable, Sendable {
         let identity: ResourceIdentity
         let ignoresCache: Bool
-        var account: UInt64 = 0
+        var credential: UInt64 = 0
     }
 
     /// One caller's place in one flight. Not private: a client built with

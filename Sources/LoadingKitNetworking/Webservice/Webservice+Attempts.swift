@@ -7,11 +7,13 @@ import Foundation
 extension Webservice {
     /// Loads `resource`, retrying as `retry` allows (by default, the configuration's
     /// policy); `notifies` says whether the store tells the loaders of a value stored.
+    /// With an authenticator, it is sent only for account number `account`.
     func attempts<A: Sendable>(
         _ resource: Resource<A>,
         identity: ResourceIdentity,
         retry: RetryPolicy? = nil,
-        notifies: Bool = true
+        notifies: Bool = true,
+        account: UInt64? = nil
     ) async -> Result<Fetched<A>, WebserviceError> {
         let retry = retry ?? configuration.retry
         var attempt = 1
@@ -24,6 +26,8 @@ extension Webservice {
                     attempt: attempt,
                     notifies: notifies,
                     mayBeOvertaken: overtaken < Self.maximumOvertakenAnswers
+                        && !Authenticator.isRefreshing,
+                    account: account
                 )
             else {
                 overtaken += 1
@@ -56,6 +60,13 @@ extension Webservice {
                 return .failure(.cancelled)
             }
         }
+    }
+
+    /// Whether `answered` — where a response came from, after any redirect — is the
+    /// origin of `sent`: only its server can say the credential expired.
+    private static func isSameOrigin(_ answered: URL?, _ sent: URL?) -> Bool {
+        guard let answered, let sent else { return true }
+        return answered.hasSameOrigin(as: sent)
     }
 
     /// How many times in a row a load asks again when a mutation made its answer
@@ -96,11 +107,13 @@ extension Webservice {
         attempt: Int,
         notifies: Bool,
         mayBeOvertaken: Bool,
-        credential: Authenticator.Stamp? = nil
+        account: UInt64?,
+        credential: Authenticator.Stamp? = nil,
+        replays: Int = 0
     ) async -> Result<Fetched<A>, WebserviceError>? {
         var request = resource.request
         let stamp: Authenticator.Stamp?
-        switch await authenticate(&request, as: credential) {
+        switch await authenticate(&request, as: credential, for: account) {
         case .failure(let failure):
             return reportFailure(.authentication(failure), of: resource, since: nil)
         case .success(let sent):
@@ -108,8 +121,10 @@ extension Webservice {
         case nil:
             stamp = nil
         }
+        // A renewal's own answers, tokens among them, are never stored.
         let stores =
             !resource.ignoresCache && (resource.method == .get || resource.method == .head)
+            && !Authenticator.isRefreshing
         let persistence = stores ? persistence(of: resource, identity: identity) : nil
         var stored = stores ? store.entry(for: identity) : nil
         if stored == nil, let persistence {
@@ -159,13 +174,21 @@ extension Webservice {
             )
         }
         if let stamp, let authenticator = configuration.authenticator,
-            authenticator.isExpired(response)
+            authenticator.isExpired(response),
+            Self.isSameOrigin(response.url, request.url)
         {
-            // Sent once more with the renewed credential; expired again, it is refused.
-            guard credential == nil else {
-                return reportFailure(.authentication(.refused), of: resource, since: started)
+            let next: Result<Authenticator.Stamp, AuthenticationFailure>
+            if credential == nil {
+                next = await authenticator.renewed(after: stamp)
+            } else if authenticator.isCurrent(stamp) || replays >= 2 {
+                // The renewed credential itself is refused: it is not sent again.
+                authenticator.refuse(stamp)
+                next = .failure(.refused)
+            } else {
+                // Replaced while it was sent: sent once more with the current one.
+                next = authenticator.validate(stamp)
             }
-            switch await authenticator.renewed(after: stamp) {
+            switch next {
             case .success(let renewed):
                 return await once(
                     resource,
@@ -173,7 +196,9 @@ extension Webservice {
                     attempt: attempt,
                     notifies: notifies,
                     mayBeOvertaken: mayBeOvertaken,
-                    credential: renewed
+                    account: account,
+                    credential: renewed,
+                    replays: replays + 1
                 )
             case .failure(let failure):
                 return reportFailure(.authentication(failure), of: resource, since: started)
@@ -199,6 +224,7 @@ extension Webservice {
                 }
                 return nil
             }
+            guard !isAnotherAccounts() else { return .failure(.authentication(.accountChanged)) }
             if resource.storedElements != nil, confirmed.storeVersion != nil,
                 let entry = store.entry(for: identity)
             {
@@ -254,7 +280,7 @@ extension Webservice {
             if isRefusedForAccount {
                 return .failure(.authentication(.accountChanged))
             }
-            if let entry, entry.sequence == sequence {
+            if let entry, entry.sequence == sequence, !isAnotherAccounts() {
                 if let persistence {
                     persist(value, validators: validators, to: persistence)
                 }
@@ -264,6 +290,9 @@ extension Webservice {
                 || (mayBeOvertaken && entry.map { $0.sequence > sequence && $0.isStale } == true)
             {
                 return nil
+            }
+            if isAnotherAccounts() {
+                return .failure(.authentication(.accountChanged))
             }
             if let entry, let shown = entry.value as? A {
                 return .success(Fetched(entry: entry, value: shown, isNotModified: false))

@@ -194,7 +194,7 @@ public final class Webservice: Sendable {
         self.store = StoredValues(limits: configuration.storage)
         self.coalescer = coalescer
         if let authenticator = configuration.authenticator {
-            store.layHeldChanges(of: authenticator.credential?.account)
+            store.layHeldChanges(of: authenticator.signedInAccount)
             authenticator.serve(self)
         }
         if let outbox = configuration.outbox {
@@ -258,7 +258,9 @@ public final class Webservice: Sendable {
         settlingWrites: Bool = true
     ) async throws(WebserviceError) -> Fetched<A> {
         let identity = identity ?? resource.identity
-        if settlingWrites, !writes.isEmpty {
+        // A renewal's own requests wait for no write: one may wait for the renewal.
+        let isRefreshing = Authenticator.isRefreshing
+        if settlingWrites, !isRefreshing, !writes.isEmpty {
             await writes.settle(identity) {
                 self.report(.waitingForMutation, about: resource)
             }
@@ -267,21 +269,30 @@ public final class Webservice: Sendable {
         // A loader's fetch, which has a lease, tells the other loaders of the value
         // itself, in the main-actor turn it applies it.
         let notifies = lease == nil
+        // The account the load is for: it is sent for no other.
+        let account = isRefreshing ? nil : configuration.authenticator?.account
         guard coalesces ?? configuration.coalescedMethods.contains(resource.method) else {
             return try await attempts(
                 resource,
                 identity: identity,
                 retry: retry,
-                notifies: notifies
+                notifies: notifies,
+                account: account
             ).get()
         }
         let key = Coalescer.Key(
             identity: identity,
             ignoresCache: resource.ignoresCache,
-            account: Authenticator.isRefreshing ? .max : configuration.authenticator?.account ?? 0
+            credential: isRefreshing ? .max : configuration.authenticator?.credentialNumber ?? 0
         )
         let operation = { @Sendable in
-            await self.attempts(resource, identity: identity, retry: retry, notifies: notifies)
+            await self.attempts(
+                resource,
+                identity: identity,
+                retry: retry,
+                notifies: notifies,
+                account: account
+            )
         }
         let joined: (@Sendable () -> Void)? =
             isMonitored ? { @Sendable in self.report(.coalesced, about: resource) } : nil

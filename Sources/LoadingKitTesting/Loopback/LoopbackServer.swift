@@ -21,9 +21,9 @@ public final class LoopbackServer: Sendable {
     /// Answers a request; runs on the connection's thread.
     public typealias Handler = @Sendable (Request) -> MockResponse
 
-    private let current: Locked<Core>
+    /// The core running on the port, and whether ``stop()`` ended the server for good.
+    private let current: Locked<(core: Core, hasStopped: Bool)>
     private let record: Record
-    private let hasStopped = Locked(false)
 
     /// Starts a server; requests that match no route go to `fallback`.
     ///
@@ -38,16 +38,16 @@ public final class LoopbackServer: Sendable {
     ) throws {
         record = Record(fallback: fallback)
         let core = try Core(port: port, record: record)
-        current = Locked(core)
+        current = Locked((core, false))
         core.start()
     }
 
     deinit {
-        current.withLock { $0 }.stop()
+        current.withLock { $0.core }.stop()
     }
 
     /// The port the server listens on.
-    public var port: UInt16 { current.withLock { $0.port } }
+    public var port: UInt16 { current.withLock { $0.core.port } }
 
     /// `http://127.0.0.1:PORT`.
     public var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
@@ -126,8 +126,10 @@ public final class LoopbackServer: Sendable {
     /// Stops the server: closes every socket, cuts delays short and waits for every
     /// thread to finish. Calling it again does nothing.
     public func stop() {
-        hasStopped.withLock { $0 = true }
-        current.withLock { $0 }.stop()
+        current.withLock { current in
+            current.hasStopped = true
+            return current.core
+        }.stop()
     }
 
     /// Closes the port and every connection, as a server that went away: requests fail
@@ -138,7 +140,7 @@ public final class LoopbackServer: Sendable {
     /// try server.comeBack()  // the same routes answer again
     /// ```
     public func goAway() {
-        current.withLock { $0 }.stop()
+        current.withLock { $0.core }.stop()
     }
 
     /// Opens the port again after ``goAway()``, with the same routes; does nothing
@@ -146,10 +148,11 @@ public final class LoopbackServer: Sendable {
     ///
     /// - Throws: When the port cannot be opened again.
     public func comeBack() throws {
-        let away = current.withLock { $0 }
-        guard away.isStopped, !hasStopped.withLock({ $0 }) else { return }
-        let core = try Core(port: away.port, record: record)
-        current.withLock { $0 = core }
-        core.start()
+        let core = try current.withLock { current -> Core? in
+            guard current.core.isStopped, !current.hasStopped else { return nil }
+            current.core = try Core(port: current.core.port, record: record)
+            return current.core
+        }
+        core?.start()
     }
 }

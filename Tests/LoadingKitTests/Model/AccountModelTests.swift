@@ -72,8 +72,10 @@ private struct AccountRun {
             if !violations.isEmpty { break }
         }
         if violations.isEmpty {
-            if signedIn == nil { signIn("alice") }
             await settle()
+            // Signed out, or the credential's renewal failed or was refused: the user
+            // signs in again.
+            if authenticator.credential == nil { signIn(signedIn ?? "alice") }
             for (index, screen) in screens.enumerated() {
                 load(screen, resources[index], policy: .ifNeeded)
             }
@@ -84,6 +86,11 @@ private struct AccountRun {
             }
         }
         await settle()
+        if !violations.isEmpty, ProcessInfo.processInfo.environment["LOADINGKIT_MODEL_SEED"] != nil
+        {
+            print(steps.joined(separator: "\n"))
+            print(screens.map { "\($0.loadingState)" }.joined(separator: "\n"))
+        }
         return violations.map { "\($0) after \(steps.suffix(6))" }
     }
 
