@@ -38,7 +38,12 @@ extension Webservice {
             changing: mutation.touchedIdentities,
             mutation.changesValue(of:)
         )
-        return MutationStart(id: id, turn: turn, notifies: notifying)
+        return MutationStart(
+            id: id,
+            turn: turn,
+            notifies: notifying,
+            account: configuration.authenticator?.account
+        )
     }
 
     /// Sends `mutation`, which ``begin(_:notifying:)`` started as `start`, once its
@@ -86,7 +91,8 @@ extension Webservice {
         after outcome: Result<Fetched<A>, WebserviceError>,
         wasSent: Bool
     ) {
-        let answer = try? outcome.get().value
+        // An answer for an account no longer signed in is not stored for the next.
+        let answer = accountChanged(since: start) ? nil : try? outcome.get().value
         if answer != nil || (wasSent && outcome.isCancelled) || start.answerMayBeOutdated {
             writes.noteSettling(start.turn)
         }
@@ -170,6 +176,8 @@ package struct MutationStart: Sendable {
     let id: UInt64
     let turn: WriteTurn
     let notifies: Bool
+    /// The number of the account signed in when it was sent, with an authenticator.
+    var account: UInt64?
     /// Whether an earlier attempt of the write may have reached the server: a server
     /// that honours its `Idempotency-Key` answers with what it answered then.
     var wasSentBefore = false
@@ -177,6 +185,15 @@ package struct MutationStart: Sendable {
     /// Whether the answer may not tell the value the server holds now: another write
     /// of the value was under way meanwhile, or the answer may be an earlier one.
     var answerMayBeOutdated: Bool { wasSentBefore || turn.isOverlapped }
+}
+
+extension Webservice {
+    /// Whether another account signed in since the mutation `start` was sent.
+    fileprivate func accountChanged(since start: MutationStart) -> Bool {
+        guard let account = start.account, let authenticator = configuration.authenticator
+        else { return false }
+        return authenticator.account != account
+    }
 }
 
 extension Result where Failure == WebserviceError {

@@ -172,6 +172,7 @@ extension Webservice {
                 id: editID,
                 turn: turn,
                 notifies: true,
+                account: webservice.configuration.authenticator?.account,
                 wasSentBefore: wasSentBefore
             )
             let result = await webservice.send(
