@@ -1,5 +1,6 @@
 import Foundation
 import LoadingKit
+import LoadingKitNetworking
 import LoadingKitTesting
 import Testing
 
@@ -227,6 +228,36 @@ struct AuthenticationTests {
         await #expect(throws: WebserviceError.authentication(.accountChanged)) {
             try await load.value
         }
+        release.signal()
+    }
+
+    @Test(
+        "a credential refused while its renewal is under way ends the renewal: no request waits for it"
+    )
+    func refusedDuringRenewal() async throws {
+        let entered = CounterSignal()
+        let release = DispatchSemaphore(value: 0)
+        let authenticator = Authenticator(credential: alice) { expired in
+            entered.increment()
+            await withCheckedContinuation { continuation in
+                DispatchQueue.global().async {
+                    release.wait()
+                    continuation.resume()
+                }
+            }
+            return Credential(account: expired.account, bearer: "alice-t2")
+        }
+        let sent = await authenticator.stampForSending()
+        let renewing = Task { await authenticator.renewed(after: sent) }
+        await entered.wait(for: 1)
+
+        authenticator.refuse(sent)
+        let next = await authenticator.stampForSending()
+
+        #expect(next.credential == nil)
+        #expect(next.failure == .refreshFailed)
+        let renewed = await renewing.value
+        #expect(throws: AuthenticationFailure.refreshFailed) { try renewed.get() }
         release.signal()
     }
 

@@ -116,8 +116,8 @@ public final class Authenticator: Sendable {
         /// The number of the account: it changes when another account signs in.
         package let account: UInt64
         /// The credential; `nil` when none could be sent, for `failure`.
-        let credential: Credential?
-        let failure: AuthenticationFailure?
+        package let credential: Credential?
+        package let failure: AuthenticationFailure?
     }
 
     /// The credential to send a request with now: the renewed one when a renewal is
@@ -143,16 +143,19 @@ public final class Authenticator: Sendable {
     /// Notes that the server refused `stamp`'s credential, just renewed: nothing is
     /// sent with it again, as after a failed renewal.
     package func refuse(_ stamp: Stamp) {
-        let refused = state.withLock { state -> Bool in
+        let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>]? in
             guard state.generation == stamp.generation, state.credential != nil else {
-                return false
+                return nil
             }
             state.credential = nil
             state.renewalFailed = true
             state.generation += 1
-            return true
+            // A renewal of the refused credential under way ends with it.
+            state.renewal?.cancel()
+            return state.endRenewal()
         }
-        if refused {
+        if let waiters {
+            resume(waiters)
             tell(.refreshEnded(.refused))
         }
     }

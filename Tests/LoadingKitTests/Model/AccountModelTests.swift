@@ -42,6 +42,8 @@ private struct AccountRun {
     private var signedIn: String?
     private var tokens = 0
     private var loads: [Task<Void, Never>] = []
+    /// How many of `loads` have ended.
+    private let finished = CounterSignal()
     private var steps: [String] = []
 
     init(seed: UInt64) {
@@ -153,7 +155,13 @@ private struct AccountRun {
         _ resource: Resource<TokenServer.Me>,
         policy: LoadPolicy
     ) {
-        loads.append(Task { await screen.load(resource: resource, policy: policy) })
+        let finished = finished
+        loads.append(
+            Task {
+                await screen.load(resource: resource, policy: policy)
+                finished.increment()
+            }
+        )
     }
 
     /// Answers `pending` as the server would: the account of a valid token, a `401`
@@ -177,19 +185,14 @@ private struct AccountRun {
         transport.answer(pending.id, with: .success((body ?? Data(), response)))
     }
 
-    /// Answers every request until none is pending and every load has ended.
+    /// Answers every request until none is pending and every load has ended: a load
+    /// may send its request late, from a task on another thread (a renewal's).
     private mutating func settle() async {
-        for _ in 0..<1_000 {
-            let pending = transport.pending
-            for request in pending {
+        while finished.value < loads.count || !transport.pending.isEmpty {
+            for request in transport.pending {
                 answer(request)
             }
             await drain()
-            if pending.isEmpty, transport.pending.isEmpty,
-                !screens.contains(where: { $0.loadingState.isLoading })
-            {
-                break
-            }
         }
         for load in loads {
             await load.value

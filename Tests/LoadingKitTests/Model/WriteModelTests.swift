@@ -261,10 +261,13 @@ private struct WriteRun {
                 answer(request, outcome: 3)
             }
             await drain()
+            // A replay of the outbox runs on another thread: it is over once no kept
+            // write waits.
             let isQuiet =
                 pending.isEmpty && transport.pending.isEmpty
                 && !mutations.contains(where: \.isInFlight)
                 && !screens.contains(where: { $0.loadingState.isLoading })
+                && (!isReachable || outbox.pendingWrites.isEmpty)
             quiet = isQuiet ? quiet + 1 : 0
             if quiet == 3 {
                 for load in loads {
