@@ -296,6 +296,22 @@ struct AuthenticationTests {
         #expect(screen.loadingState.content?.account == "bob")
     }
 
+    @Test("a screen of a webservice that stores nothing is cleared when the account changes too")
+    func accountSwitchWithoutStorage() async throws {
+        let authenticator = Authenticator(credential: alice) { $0 }
+        let webservice = Webservice(
+            transport: URLSessionTransport(),
+            configuration: .init(storage: .disabled, authenticator: authenticator)
+        )
+        let screen = AccountScreen(webservice: webservice)
+        await screen.load(resource: server.me(1))
+        #expect(screen.loadingState.content?.account == "alice")
+
+        webservice.signOut()
+
+        #expect(screen.loadingState.content == nil)
+    }
+
     @Test("a header the authenticator adds is dropped on a redirect to another origin")
     func redirectDropsCredential() async throws {
         let other = try LoopbackServer()

@@ -18,7 +18,10 @@ extension LoadingCore {
             return
         }
         let webservice = loader.webservice
-        guard webservice.store.limits.isEnabled else {
+        // Without storage there is nothing to share, but an account change still
+        // clears the screen.
+        guard webservice.store.limits.isEnabled || webservice.configuration.authenticator != nil
+        else {
             subscription = nil
             return
         }
