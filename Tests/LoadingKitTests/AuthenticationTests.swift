@@ -83,6 +83,26 @@ struct AuthenticationTests {
         }
     }
 
+    /// Expires alice's token and loads item 1 through `webservice`; returns once the
+    /// renewal has reached the server, where it waits for `release` to be signalled.
+    private func loadWithRenewalHeld(
+        through webservice: Webservice
+    ) async -> (load: Task<TokenServer.Me, any Error>, release: DispatchSemaphore) {
+        let arrived = CounterSignal()
+        let release = DispatchSemaphore(value: 0)
+        server.state.withLock { state in
+            state.onRefresh = {
+                arrived.increment()
+                release.wait()
+            }
+        }
+        server.expire("alice-t1")
+        let resource = server.me(1)
+        let load = Task { try await webservice.load(resource) }
+        await arrived.wait(for: 1)
+        return (load, release)
+    }
+
     private func count(_ kind: LoadingEvent.Kind) -> Int {
         recorder.events.count { $0.kind == kind }
     }
@@ -151,18 +171,7 @@ struct AuthenticationTests {
     @Test("a renewal that ends after sign-out is discarded, and its request fails typed")
     func renewalRacingSignOut() async throws {
         let (webservice, authenticator) = signedIn()
-        let arrived = CounterSignal()
-        let release = DispatchSemaphore(value: 0)
-        server.state.withLock { state in
-            state.onRefresh = {
-                arrived.increment()
-                release.wait()
-            }
-        }
-        server.expire("alice-t1")
-        let resource = server.me(1)
-        let load = Task { try await webservice.load(resource) }
-        await arrived.wait(for: 1)
+        let (load, release) = await loadWithRenewalHeld(through: webservice)
 
         webservice.signOut()
         release.signal()
@@ -184,19 +193,8 @@ struct AuthenticationTests {
     )
     func renewalRacingNewCredential() async throws {
         let (webservice, authenticator) = signedIn()
-        let arrived = CounterSignal()
-        let release = DispatchSemaphore(value: 0)
-        server.state.withLock { state in
-            state.onRefresh = {
-                arrived.increment()
-                release.wait()
-            }
-        }
-        server.expire("alice-t1")
         server.issue("alice-t3", to: "alice")
-        let resource = server.me(1)
-        let load = Task { try await webservice.load(resource) }
-        await arrived.wait(for: 1)
+        let (load, release) = await loadWithRenewalHeld(through: webservice)
 
         authenticator.signIn(Credential(account: "alice", bearer: "alice-t3"))
         release.signal()
@@ -210,18 +208,7 @@ struct AuthenticationTests {
     @Test("requests waiting for a renewal are let go by a sign-out, though the renewal still hangs")
     func signOutReleasesWaiters() async throws {
         let (webservice, _) = signedIn()
-        let arrived = CounterSignal()
-        let release = DispatchSemaphore(value: 0)
-        server.state.withLock { state in
-            state.onRefresh = {
-                arrived.increment()
-                release.wait()
-            }
-        }
-        server.expire("alice-t1")
-        let resource = server.me(1)
-        let load = Task { try await webservice.load(resource) }
-        await arrived.wait(for: 1)
+        let (load, release) = await loadWithRenewalHeld(through: webservice)
 
         webservice.signOut()
 

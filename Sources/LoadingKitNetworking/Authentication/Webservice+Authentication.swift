@@ -61,11 +61,11 @@ extension Webservice {
         return .success(stamp)
     }
 
-    /// Whether the account changed since a request was sent as `stamp`: its answer is
-    /// another account's.
-    func accountChanged(since stamp: Authenticator.Stamp?) -> Bool {
-        guard let stamp, let authenticator = configuration.authenticator else { return false }
-        return authenticator.account != stamp.account
+    /// Whether another account signed in since account number `account` was, when
+    /// a request or a mutation was sent for it: its answer is another account's.
+    func accountChanged(since account: UInt64?) -> Bool {
+        guard let account, let authenticator = configuration.authenticator else { return false }
+        return authenticator.account != account
     }
 
     /// Reacts to `change` of the authenticator.

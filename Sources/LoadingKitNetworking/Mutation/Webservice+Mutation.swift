@@ -92,7 +92,7 @@ extension Webservice {
         wasSent: Bool
     ) {
         // An answer for an account no longer signed in is not stored for the next.
-        let answer = accountChanged(since: start) ? nil : try? outcome.get().value
+        let answer = accountChanged(since: start.account) ? nil : try? outcome.get().value
         if answer != nil || (wasSent && outcome.isCancelled) || start.answerMayBeOutdated {
             writes.noteSettling(start.turn)
         }
@@ -185,15 +185,6 @@ package struct MutationStart: Sendable {
     /// Whether the answer may not tell the value the server holds now: another write
     /// of the value was under way meanwhile, or the answer may be an earlier one.
     var answerMayBeOutdated: Bool { wasSentBefore || turn.isOverlapped }
-}
-
-extension Webservice {
-    /// Whether another account signed in since the mutation `start` was sent.
-    fileprivate func accountChanged(since start: MutationStart) -> Bool {
-        guard let account = start.account, let authenticator = configuration.authenticator
-        else { return false }
-        return authenticator.account != account
-    }
 }
 
 extension Result where Failure == WebserviceError {

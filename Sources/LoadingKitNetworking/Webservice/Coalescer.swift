@@ -42,7 +42,7 @@ final class Coalescer: Sendable {
     struct Key: Hashable, Sendable {
         let identity: ResourceIdentity
         let ignoresCache: Bool
-        var credential: UInt64 = 0
+        let credential: UInt64
     }
 
     /// One caller's place in one flight. Not private: a client built with

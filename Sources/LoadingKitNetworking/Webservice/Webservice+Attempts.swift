@@ -204,7 +204,7 @@ extension Webservice {
                 return reportFailure(.authentication(failure), of: resource, since: started)
             }
         }
-        let isAnotherAccounts = { self.accountChanged(since: stamp) }
+        let isAnotherAccounts = { self.accountChanged(since: stamp?.account) }
         let date = configuration.clock.dateNow
         let fields = CacheDirectives.fields(of: response)
         if response.statusCode == 304, let conditional, let conditionalValue {
