@@ -299,6 +299,39 @@ struct AuthenticationTests {
         #expect(screen.loadingState.content == nil)
     }
 
+    @Test("a load for the next account never joins the request in flight for the account before")
+    func noCoalescingAcrossCredentials() async throws {
+        let transport = HeldTransport()
+        let authenticator = Authenticator(credential: alice) { $0 }
+        let webservice = Webservice(
+            transport: transport,
+            configuration: .init(authenticator: authenticator)
+        )
+        let resource = server.me(1)
+        let first = Task { try await webservice.load(resource) }
+        await transport.waitForArrivals(1)
+
+        authenticator.signIn(Credential(account: "bob", bearer: "bob-t1"))
+        let second = Task { try await webservice.load(resource) }
+        await transport.waitForArrivals(2)
+
+        let tokens = transport.pending.map { $0.request.value(forHTTPHeaderField: "Authorization") }
+        #expect(tokens == ["Bearer alice-t1", "Bearer bob-t1"])
+        for pending in transport.pending {
+            let token = pending.request.value(forHTTPHeaderField: "Authorization") ?? ""
+            let me = TokenServer.Me(account: token.contains("bob") ? "bob" : "alice", item: 1)
+            let response = HTTPURLResponse(
+                url: pending.request.url!,
+                statusCode: 200,
+                httpVersion: "HTTP/1.1",
+                headerFields: ["Content-Type": "application/json"]
+            )!
+            transport.answer(pending.id, with: .success((try JSONEncoder().encode(me), response)))
+        }
+        #expect(try await second.value.account == "bob")
+        await #expect(throws: (any Error).self) { try await first.value }
+    }
+
     @Test("a header the authenticator adds is dropped on a redirect to another origin")
     func redirectDropsCredential() async throws {
         let other = try LoopbackServer()
