@@ -83,8 +83,9 @@ extension Webservice {
 
     /// Stores the answer of a mutation that succeeded where it says, takes its
     /// optimistic changes off — kept in the base on success — and, when the server has
-    /// or may have the change, makes what it changed stale and refuses the answers of
-    /// loads sent before.
+    /// or may have the change (its outcome is unknown: cancelled or timed out after it
+    /// was sent, its connection lost, its answer unreadable), makes what it changed stale
+    /// and refuses the answers of loads sent before.
     func settle<A: Sendable>(
         _ mutation: Mutation<A>,
         startedAs start: MutationStart,
@@ -93,7 +94,8 @@ extension Webservice {
     ) {
         // An answer for an account no longer signed in is not stored for the next.
         let answer = accountChanged(since: start.account) ? nil : try? outcome.get().value
-        if answer != nil || (wasSent && outcome.isCancelled) || start.answerMayBeOutdated {
+        let mayBeApplied = answer != nil || (wasSent && outcome.mayHaveBeenApplied)
+        if mayBeApplied || start.answerMayBeOutdated {
             writes.noteSettling(start.turn)
         }
         let answered = answer == nil ? [] : mutation.answeredIdentities
@@ -115,7 +117,7 @@ extension Webservice {
                 return changed
             }
         }
-        guard answer != nil || (wasSent && outcome.isCancelled) else { return }
+        guard mayBeApplied else { return }
         // The server has the change, or may have it: its own value wins — also over
         // the answer, when another mutation of the value was under way meanwhile or the
         // answer may be the one to an earlier attempt.
@@ -188,9 +190,14 @@ package struct MutationStart: Sendable {
 }
 
 extension Result where Failure == WebserviceError {
-    /// Whether the outcome is a cancellation.
-    fileprivate var isCancelled: Bool {
-        if case .failure(.cancelled) = self { return true }
-        return false
+    /// Whether a write sent with this outcome may have been applied by the server:
+    /// anything but a refusal it answered, or a connection that was never made.
+    fileprivate var mayHaveBeenApplied: Bool {
+        switch self {
+        case .failure(.badStatus), .failure(.authentication), .failure(.queued),
+            .failure(.outboxRefused):
+            false
+        default: mayHaveReachedServer
+        }
     }
 }
