@@ -23,11 +23,11 @@ struct WriteOutcomeTests {
     func timedOutSaveIsRevalidated() async throws {
         let server = try IdempotentPostServer(posts: [1])
         let clock = ManualClock()
-        let arrived = CounterSignal()
+        let applied = CounterSignal()
         let release = DispatchSemaphore(value: 0)
         server.state.withLock { state in
-            state.onPatch = {
-                arrived.increment()
+            state.onApplied = {
+                applied.increment()
                 release.wait()
             }
         }
@@ -35,20 +35,21 @@ struct WriteOutcomeTests {
             transport: URLSessionTransport(configuration: .init(clock: clock)),
             configuration: .init(monitor: recorder)
         )
-        let screen = DetailScreen(webservice: webservice)
         let post = server.resource(ofPost: 1)
-        await screen.load(resource: post)
+        _ = try await webservice.load(post)
 
-        let saving = Task { try await screen.send(server.rename(1, to: "Renamed")) }
-        await arrived.wait(for: 1)
+        // The server has applied the save when the client gives up waiting for its answer.
+        let saving = Task { try await webservice.send(server.rename(1, to: "Renamed")) }
+        await applied.wait(for: 1)
         clock.advance(by: .seconds(120))
         let outcome = await saving.result
         release.signal()
-        await server.applies.wait(for: 1)
 
         #expect(outcome.isTimeout)
-        #expect(screen.loadingState.content?.title == "Post 1")
-        #expect(webservice.storedValue(for: post)?.isStale == true)
+        let stored = webservice.storedValue(for: post)
+        #expect(stored?.value.title == "Post 1")
+        #expect(stored?.isStale == true)
+        let screen = DetailScreen(webservice: webservice)
         await screen.load(resource: post, policy: .ifNeeded)
         #expect(screen.loadingState.content?.title == "Renamed")
         #expect(server.titles[1] == "Renamed")
@@ -103,7 +104,7 @@ struct WriteOutcomeTests {
 extension Result<Post, any Error> {
     /// Whether the outcome is the transport's timeout.
     fileprivate var isTimeout: Bool {
-        guard case .failure(LoadingError.webservice(.transport(let failure))) = self else {
+        guard case .failure(WebserviceError.transport(let failure)) = self else {
             return false
         }
         return failure.code == .timedOut

@@ -21,9 +21,10 @@ import Synchronization
 /// server cannot be reached for is sent again — in order within its scope — when a
 /// request to its server gets an answer, on ``resume()``, and when a webservice starts
 /// with the outbox. A write the server rejects with a `4xx` leaves it, its optimistic
-/// changes taken back. Credentials (`Authorization`, `Proxy-Authorization`, `Cookie`)
+/// changes taken back. Header fields that carry credentials (`Authorization`, `Cookie`,
+/// `X-API-Key` — any whose name has a word such as `token`, `key`, `secret` or `auth`)
 /// are never written: they are taken from the request the app builds when the write is
-/// sent.
+/// sent. The URL is written as it is: keep credentials out of it.
 ///
 /// A file that does not read back whole is removed and reported, never a crash. Give
 /// each outbox a directory of its own, and one webservice.
@@ -439,37 +440,16 @@ public final class Outbox: Sendable {
     /// Writes `contents` as file `name`, whole or not at all: to a temporary file,
     /// synchronized, then renamed.
     private func writeWhole(_ contents: Data, named name: String) -> Bool {
-        let path = directory.appending(path: name).path
-        let temporary = directory.appending(path: "." + name + ".tmp").path
-        var descriptor = open(temporary, O_CREAT | O_WRONLY | O_TRUNC, 0o600)
-        if descriptor < 0, errno == ENOENT {
-            // The first write, or the directory was removed: create it and try again.
-            do {
-                try FileManager.default.createDirectory(
-                    at: directory,
-                    withIntermediateDirectories: true
-                )
-            } catch {
-                log("could not create the outbox directory: \((error as NSError).code)")
-                return false
-            }
-            descriptor = open(temporary, O_CREAT | O_WRONLY | O_TRUNC, 0o600)
-        }
-        guard descriptor >= 0 else {
-            log("could not write outbox file \(name): errno \(errno)")
-            return false
-        }
-        let written = contents.withUnsafeBytes { bytes in
-            write(descriptor, bytes.baseAddress, bytes.count)
-        }
-        let synchronized = fsync(descriptor) == 0
-        close(descriptor)
-        guard written == contents.count, synchronized, rename(temporary, path) == 0 else {
-            log("could not write outbox file \(name): errno \(errno)")
-            unlink(temporary)
-            return false
-        }
-        return true
+        guard
+            let failure = DiskFile.replace(
+                named: name,
+                in: directory,
+                with: contents,
+                synchronizes: true
+            )
+        else { return true }
+        log("could not write outbox file \(name): errno \(failure)")
+        return false
     }
 
     /// The records in the directory with their sizes, oldest first, and the names of
@@ -485,11 +465,12 @@ public final class Outbox: Sendable {
                 continue
             }
             guard name.hasSuffix(".lkob") else { continue }
-            let attributes = try? FileManager.default.attributesOfItem(atPath: path)
-            // Past the hard cap a file is not one the outbox wrote: it is never read whole.
-            guard let size = (attributes?[.size] as? NSNumber)?.intValue,
-                size <= max(maximumSize, Self.largestFile),
-                let contents = FileManager.default.contents(atPath: path),
+            // Past the hard cap a file is not one the outbox wrote: it is never read.
+            guard
+                case .contents(let contents) = DiskFile.contents(
+                    atPath: path,
+                    limit: max(maximumSize, Self.largestFile)
+                ),
                 let record = OutboxRecord(fileContents: contents), record.fileName == name
             else {
                 log("removed unreadable outbox file \(name)")

@@ -7,8 +7,9 @@ import Foundation
 /// One write as the outbox keeps it on disk: what is needed to send it again after a
 /// relaunch — never a credential.
 struct OutboxRecord: Sendable {
-    /// The header fields never written to disk: credentials are applied at send time.
-    static let credentialFields: Set<String> = ["authorization", "proxy-authorization", "cookie"]
+    /// The header fields never written to disk — those whose names are a credential's:
+    /// they are taken at send time from the request the app builds.
+    static let credentials = CredentialNames()
 
     /// The write's place in the order writes were kept.
     let sequence: UInt64
@@ -37,7 +38,7 @@ struct OutboxRecord: Sendable {
             request.setValue(value, forHTTPHeaderField: name)
         }
         for (name, value) in credentials?.allHTTPHeaderFields ?? [:]
-        where Self.credentialFields.contains(name.lowercased()) {
+        where Self.credentials.contains(name) {
             request.setValue(value, forHTTPHeaderField: name)
         }
         request.setValue(idempotencyKey, forHTTPHeaderField: "Idempotency-Key")
@@ -84,7 +85,7 @@ extension OutboxRecord {
             method: request.httpMethod ?? "GET",
             url: url,
             headers: (request.allHTTPHeaderFields ?? [:])
-                .filter { !Self.credentialFields.contains($0.key.lowercased()) }
+                .filter { !Self.credentials.contains($0.key) }
                 .sorted { $0.key < $1.key }
                 .map { (name: $0.key, value: $0.value) },
             body: request.httpBody

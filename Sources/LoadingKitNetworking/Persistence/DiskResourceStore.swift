@@ -24,29 +24,40 @@ public final class DiskResourceStore: ResourceStore {
 
     private struct FileInfo {
         var size: Int
-        var lastUse: UInt64
+        /// When the file was last written or read, in seconds since 1970: its
+        /// modification date when another process, or an earlier launch, wrote it.
+        var lastUse: TimeInterval
     }
 
+    /// The files on disk as this process last saw them.
     private struct Index {
         var files: [String: FileInfo] = [:]
         var totalSize = 0
-        var clock: UInt64 = 0
+
+        mutating func set(_ name: String, _ info: FileInfo?) {
+            totalSize += (info?.size ?? 0) - (files[name]?.size ?? 0)
+            files[name] = info
+        }
 
         /// Counts a read of file `name` as its latest use.
         mutating func noteUse(of name: String) {
-            clock += 1
-            files[name]?.lastUse = clock
+            files[name]?.lastUse = Date().timeIntervalSince1970
         }
     }
 
     /// The files and their sizes, read from the directory on first use.
     private let index = Locked<Index?>(nil)
 
+    /// How old a temporary file of a live process must be to count as a leftover.
+    private static let leftoverAge: TimeInterval = 600
+
     /// Creates a store in `directory`, creating it when needed.
     ///
     /// - Parameters:
-    ///   - directory: Where the files go; give the store a directory of its own.
-    ///   - maximumSize: The most bytes the files may take together. Default: 50 MiB.
+    ///   - directory: Where the files go; give the store a directory of its own. Two
+    ///     processes may share it: each counts every file there against the cap.
+    ///   - maximumSize: The most bytes the files may take together, and so the largest
+    ///     record kept or read. Default: 50 MiB.
     ///   - log: Where failures are told. Default: standard error.
     public init(
         directory: URL,
@@ -65,17 +76,26 @@ public final class DiskResourceStore: ResourceStore {
         FileHandle.standardError.write(Data("LoadingKit: \(message)\n".utf8))
     }
 
-    /// The record under `key`; a file that does not read back whole is removed.
+    /// The record under `key`; a file that does not read back whole is removed, and so
+    /// is one larger than ``maximumSize`` or not a regular file, without reading it.
     ///
     /// - Parameter key: The resource's stable key.
     /// - Returns: The record, or `nil` when there is no file or it does not read back.
     public func record(forKey key: String) -> PersistedRecord? {
         let name = fileName(for: key)
-        guard let data = FileManager.default.contents(atPath: directoryPath + name) else {
-            return nil
+        let record: PersistedRecord?
+        switch DiskFile.contents(atPath: directoryPath + name, limit: maximumSize) {
+        case .missing: return nil
+        case .refused(let reason):
+            log("removed stored file \(name): \(reason)")
+            record = nil
+        case .contents(let data):
+            record = PersistedFile.decode(data, key: key)
+            if record == nil {
+                log("removed unreadable stored file \(name)")
+            }
         }
-        guard let record = PersistedFile.decode(data, key: key) else {
-            log("removed unreadable stored file \(name)")
+        guard let record else {
             remove(name)
             return nil
         }
@@ -86,43 +106,35 @@ public final class DiskResourceStore: ResourceStore {
     }
 
     /// Writes `record` under `key` atomically, then removes the least recently used
-    /// files past the size cap; logs and drops a write that fails.
+    /// files past the size cap — counting every file in the directory, those of other
+    /// processes too; logs and drops a write that fails or is larger than the cap.
     ///
     /// - Parameters:
     ///   - record: What to keep.
     ///   - key: The resource's stable key.
     public func store(_ record: PersistedRecord, forKey key: String) {
         let name = fileName(for: key)
-        let data: Data
-        do {
-            data = PersistedFile.encode(record, key: key)
-            try FileManager.default.createDirectory(
-                at: directory,
-                withIntermediateDirectories: true
-            )
-            try data.write(to: directory.appending(path: name), options: .atomic)
-        } catch {
-            log(
-                "could not write stored file \(name): \(type(of: error)) \((error as NSError).code)"
-            )
+        let data = PersistedFile.encode(record, key: key)
+        guard data.count <= maximumSize else {
+            log("did not write stored file \(name): \(data.count) bytes, over \(maximumSize)")
+            remove(name)
+            return
+        }
+        if let failure = DiskFile.replace(
+            named: name,
+            in: directory,
+            with: data,
+            synchronizes: false
+        ) {
+            log("could not write stored file \(name): errno \(failure)")
             return
         }
         let evicted = withIndex { index -> [String] in
-            index.clock += 1
-            index.totalSize += data.count - (index.files[name]?.size ?? 0)
-            index.files[name] = FileInfo(size: data.count, lastUse: index.clock)
-            var evicted: [String] = []
-            while index.totalSize > maximumSize,
-                let oldest = index.files.min(by: { $0.value.lastUse < $1.value.lastUse })
-            {
-                index.files[oldest.key] = nil
-                index.totalSize -= oldest.value.size
-                evicted.append(oldest.key)
-            }
-            return evicted
+            index.set(name, FileInfo(size: data.count, lastUse: Date().timeIntervalSince1970))
+            return evictions(from: &index)
         }
         for name in evicted {
-            try? FileManager.default.removeItem(at: directory.appending(path: name))
+            unlink(directoryPath + name)
         }
     }
 
@@ -133,54 +145,89 @@ public final class DiskResourceStore: ResourceStore {
         remove(fileName(for: key))
     }
 
-    /// Removes every record.
+    /// Removes every record in the directory — those other processes wrote too — and
+    /// the temporary files writes left.
     public func removeAll() {
-        let names = withIndex { index -> [String] in
-            defer { index = Index() }
-            return Array(index.files.keys)
-        }
-        for name in names {
-            try? FileManager.default.removeItem(at: directory.appending(path: name))
+        index.withLock { index in
+            for name in directoryNames() where Self.isRecord(name) || name.hasSuffix(".tmp") {
+                unlink(directoryPath + name)
+            }
+            index = Index()
         }
     }
 
-    /// The bytes the files take together.
+    /// The bytes the files take together, as this process last counted them.
     public var totalSize: Int { withIndex { $0.totalSize } }
 
     private func remove(_ name: String) {
-        withIndex { index in
-            if let info = index.files.removeValue(forKey: name) {
-                index.totalSize -= info.size
-            }
-        }
-        try? FileManager.default.removeItem(at: directory.appending(path: name))
+        index.withLock { $0?.set(name, nil) }
+        unlink(directoryPath + name)
     }
 
     private func fileName(for key: String) -> String {
         StableHash.hex(of: key) + ".lkrs"
     }
 
-    /// Runs `body` on the index, reading the directory first when it is the first use.
+    private static func isRecord(_ name: String) -> Bool {
+        name.hasSuffix(".lkrs") && !name.hasPrefix(".")
+    }
+
+    /// The least recently used files to remove so that `index` is within the cap,
+    /// taken off it.
+    private func evictions(from index: inout Index) -> [String] {
+        guard index.totalSize > maximumSize else { return [] }
+        var evicted: [String] = []
+        for (name, _) in index.files.sorted(by: { $0.value.lastUse < $1.value.lastUse }) {
+            guard index.totalSize > maximumSize else { break }
+            index.set(name, nil)
+            evicted.append(name)
+        }
+        return evicted
+    }
+
+    /// Runs `body` on the index, brought up to date with the directory first: on the
+    /// first use, the directory is read whole — the temporary files killed writes left
+    /// are removed, and files past the cap — and later, the files other processes
+    /// wrote or removed since are counted.
     private func withIndex<Result>(_ body: (inout Index) -> Result) -> Result {
         index.withLock { index in
-            if index == nil {
-                index = readIndex()
+            var current = index ?? Index()
+            let isOpening = index == nil
+            let names = Set(directoryNames())
+            for name in current.files.keys where !names.contains(name) {
+                current.set(name, nil)
             }
-            return body(&index!)
+            for name in names where current.files[name] == nil {
+                if Self.isRecord(name) {
+                    current.set(name, fileInfo(of: name))
+                } else if isOpening,
+                    DiskFile.isLeftover(name, in: directory, olderThan: Self.leftoverAge)
+                {
+                    unlink(directoryPath + name)
+                }
+            }
+            if isOpening {
+                for name in evictions(from: &current) {
+                    unlink(directoryPath + name)
+                }
+            }
+            defer { index = current }
+            return body(&current)
         }
     }
 
-    private func readIndex() -> Index {
-        var index = Index()
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-        for name in names where name.hasSuffix(".lkrs") {
+    private func directoryNames() -> [String] {
+        (try? FileManager.default.contentsOfDirectory(atPath: directoryPath)) ?? []
+    }
+
+    private func fileInfo(of name: String) -> FileInfo? {
+        guard
             let attributes = try? FileManager.default.attributesOfItem(
-                atPath: directory.appending(path: name).path
-            )
-            let size = (attributes?[.size] as? NSNumber)?.intValue ?? 0
-            index.files[name] = FileInfo(size: size, lastUse: 0)
-            index.totalSize += size
-        }
-        return index
+                atPath: directoryPath + name
+            ),
+            let size = (attributes[.size] as? NSNumber)?.intValue
+        else { return nil }
+        let modified = attributes[.modificationDate] as? Date
+        return FileInfo(size: size, lastUse: modified?.timeIntervalSince1970 ?? 0)
     }
 }

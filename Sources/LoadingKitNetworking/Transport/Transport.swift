@@ -35,4 +35,15 @@ public protocol Transport: Sendable {
     ///   `URLError(.cancelled)` as a cancellation and wraps anything else in
     ///   ``WebserviceError/transport(_:)``.
     func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse)
+
+    /// The header fields this transport adds to every request it sends. A
+    /// ``Webservice`` judges what it may keep on disk by what is sent: a value whose
+    /// request carries a credential in one of these is not written either. A transport
+    /// that wraps another returns the other's. Default: none.
+    var addedHeaderFields: [String: String] { get }
+}
+
+extension Transport {
+    /// None: the transport sends requests as they are.
+    public var addedHeaderFields: [String: String] { [:] }
 }

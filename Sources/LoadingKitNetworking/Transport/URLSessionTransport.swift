@@ -120,6 +120,9 @@ public final class URLSessionTransport: Transport {
         session.invalidateAndCancel()
     }
 
+    /// The configuration's ``Configuration/additionalHeaders``, sent with every request.
+    public var addedHeaderFields: [String: String] { configuration.additionalHeaders }
+
     /// Sends `request` through the session.
     ///
     /// - Parameter request: The request; its `timeoutInterval` is its overall

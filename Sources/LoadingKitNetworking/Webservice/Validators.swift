@@ -17,12 +17,20 @@ public struct Validators: Sendable, Hashable {
     /// The `Last-Modified` date as received.
     public let lastModified: String?
 
-    /// Creates validators; `nil` when both are missing.
+    /// The longest validator kept, in UTF-8 bytes: a longer one is dropped, since
+    /// echoing it would make every conditional request too large for servers (`431`).
+    public static let maximumLength = 8 << 10
+
+    /// Creates validators, dropping one longer than ``maximumLength``; `nil` when none
+    /// is left.
     ///
     /// - Parameters:
     ///   - entityTag: The `ETag` as received, weak prefix and quotes included.
     ///   - lastModified: The `Last-Modified` date as received.
     public init?(entityTag: String?, lastModified: String?) {
+        let isKept = { (field: String) in field.utf8.count <= Self.maximumLength }
+        let entityTag = entityTag.flatMap { isKept($0) ? $0 : nil }
+        let lastModified = lastModified.flatMap { isKept($0) ? $0 : nil }
         guard entityTag != nil || lastModified != nil else { return nil }
         self.entityTag = entityTag
         self.lastModified = lastModified

@@ -69,6 +69,18 @@ extension Webservice {
         return answered.hasSameOrigin(as: sent)
     }
 
+    /// Forgets the validators stored for `identity` after a server refused a request
+    /// carrying them (`400`, `431`); returns whether there were.
+    private func forgetValidators(of identity: ResourceIdentity) -> Bool {
+        var forgot = false
+        _ = store.update(identity, notifies: false) { entry in
+            forgot = entry.validators != nil
+            entry.validators = nil
+            return false
+        }
+        return forgot
+    }
+
     /// How many times in a row a load asks again when a mutation made its answer
     /// stale before it arrived.
     private static var maximumOvertakenAnswers: Int { 3 }
@@ -233,6 +245,24 @@ extension Webservice {
             return .success(confirmed)
         }
         guard resource.acceptableStatusCodes.contains(response.statusCode) else {
+            if let conditionalValue, [400, 431].contains(response.statusCode),
+                forgetValidators(of: identity)
+            {
+                if let persistence {
+                    persist(conditionalValue, validators: nil, to: persistence)
+                }
+                // The server refused the conditions: asked once more without them.
+                return await once(
+                    resource,
+                    identity: identity,
+                    attempt: attempt,
+                    notifies: notifies,
+                    mayBeOvertaken: mayBeOvertaken,
+                    account: account,
+                    credential: credential,
+                    replays: replays
+                )
+            }
             let failure = WebserviceError.status(response, body: data, method: resource.method)
             return reportFailure(failure, of: resource, since: started)
         }

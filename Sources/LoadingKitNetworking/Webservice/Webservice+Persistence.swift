@@ -18,25 +18,25 @@ extension Webservice {
 
     /// Where `resource`'s value is kept across launches, when it may be: a `GET`, not
     /// ignoring caches, of a `Codable` value with a stably named parse, and without
-    /// credentials — its own or an authenticator's — unless the configuration allows
-    /// them; then under the account signed in, and not at all when none is.
+    /// credentials — an authenticator's, or in what is sent: the URL's user or
+    /// password, a query item or a header field with a credential's name, its own or
+    /// the transport's — unless the configuration allows them; then under the account
+    /// signed in, and not at all when none is.
     func persistence<A>(of resource: Resource<A>, identity: ResourceIdentity) -> Persistence? {
         let authenticator = configuration.authenticator
         guard let store = configuration.persistentStore, resource.method == .get,
             !resource.ignoresCache, A.self is any Decodable.Type, A.self is any Encodable.Type,
             configuration.persistsCredentialedRequests
-                || (authenticator == nil && !carriesCredentials(resource.request)),
+                || (authenticator == nil
+                    && !configuration.credentials.areCarried(
+                        by: resource.request,
+                        with: transport.addedHeaderFields
+                    )),
             let key = identity.persistentKey(valueTypeName: String(reflecting: A.self))
         else { return nil }
         guard let authenticator else { return Persistence(store: store, key: key) }
         guard let account = authenticator.credential?.account else { return nil }
         return Persistence(store: store, key: key + "\u{1F}account \(account)")
-    }
-
-    private func carriesCredentials(_ request: URLRequest) -> Bool {
-        ["Authorization", "Proxy-Authorization", "Cookie"].contains {
-            request.value(forHTTPHeaderField: $0) != nil
-        }
     }
 
     /// The persisted value of `resource`, read into memory, stale, for a loader that

@@ -61,10 +61,23 @@ public final class Webservice: Sendable {
         /// Where `Codable` values are kept across launches; `nil`, the default, keeps
         /// nothing. See ``ResourceStore``.
         public var persistentStore: (any ResourceStore)?
-        /// Whether values of requests carrying credentials (`Authorization`,
-        /// `Proxy-Authorization`, `Cookie`) are kept in ``persistentStore`` too.
-        /// Default: `false`.
+        /// Whether values of requests carrying credentials are kept in
+        /// ``persistentStore`` too. Default: `false`: a request carries one when its URL
+        /// has a user or a password, or it or the transport's
+        /// ``Transport/addedHeaderFields`` have a query item or header field whose name
+        /// is a credential's — `Authorization`, `Proxy-Authorization`, `Cookie`, any with
+        /// a word such as `token`, `key`, `secret`, `password`, `auth`, `session` or
+        /// `sig` (`X-API-Key`, `access_token`, `apiKey`), or one of
+        /// ``credentialNames``. Values of an ``authenticator``'s requests are kept per
+        /// account when this is `true`.
         public var persistsCredentialedRequests: Bool
+        /// More names of header fields and query items whose values are credentials,
+        /// in any case: kept off disk like the names the kit recognises. Default: none.
+        public var credentialNames: Set<String> {
+            didSet { credentials = CredentialNames(named: credentialNames) }
+        }
+        /// The rule ``credentialNames`` and the kit's words make.
+        private(set) var credentials: CredentialNames
         /// The clock retries wait on and stored values are timed by: any
         /// `Clock<Duration>`. Default: `ContinuousClock()`.
         public var clock: any Clock<Duration>
@@ -92,6 +105,8 @@ public final class Webservice: Sendable {
         ///   - persistentStore: Where values are kept across launches, if anywhere.
         ///   - persistsCredentialedRequests: Whether values of requests with
         ///     credentials are kept across launches too.
+        ///   - credentialNames: More names of header fields and query items whose
+        ///     values are credentials.
         ///   - clock: The clock of retries and stored values.
         ///   - monitor: Who hears the events of the webservice and its loaders.
         ///   - outbox: Where mutations kept until sent wait for their server.
@@ -104,6 +119,7 @@ public final class Webservice: Sendable {
             storage: StorageLimits = StorageLimits(),
             persistentStore: (any ResourceStore)? = nil,
             persistsCredentialedRequests: Bool = false,
+            credentialNames: Set<String> = [],
             clock: any Clock<Duration> = ContinuousClock(),
             monitor: (any LoadingMonitor)? = nil,
             outbox: Outbox? = nil,
@@ -115,6 +131,8 @@ public final class Webservice: Sendable {
             self.storage = storage
             self.persistentStore = persistentStore
             self.persistsCredentialedRequests = persistsCredentialedRequests
+            self.credentialNames = credentialNames
+            credentials = CredentialNames(named: credentialNames)
             self.clock = clock
             self.monitor = monitor
             self.outbox = outbox

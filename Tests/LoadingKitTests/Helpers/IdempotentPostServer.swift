@@ -15,10 +15,15 @@ final class IdempotentPostServer: Sendable {
         var patchKeys: [String?] = []
         /// The credentials seen on every `PATCH`.
         var authorizations: [String?] = []
+        /// The `X-API-Key` seen on every `PATCH`.
+        var apiKeys: [String?] = []
         /// The status `PATCH` answers with instead of applying, when set.
         var refusal: Int?
         /// Runs on the server's thread as each `PATCH` arrives.
         var onPatch: (@Sendable () -> Void)?
+        /// Runs on the server's thread after each `PATCH` is applied, before it is
+        /// answered.
+        var onApplied: (@Sendable () -> Void)?
     }
 
     let state = Locked(State())
@@ -78,9 +83,11 @@ final class IdempotentPostServer: Sendable {
                 let key = request.header("Idempotency-Key")
                 let post = try? JSONDecoder().decode(Post.self, from: request.body)
                 state.withLock { $0.onPatch }?()
+                defer { state.withLock { $0.onApplied }?() }
                 return state.withLock { state -> MockResponse in
                     state.patchKeys.append(key)
                     state.authorizations.append(request.header("Authorization"))
+                    state.apiKeys.append(request.header("X-API-Key"))
                     if let refusal = state.refusal { return .status(refusal) }
                     guard let post else { return .status(400) }
                     if let key, let earlier = state.applied.first(where: { $0.key == key }) {
