@@ -30,6 +30,11 @@ let package = Package(
             dependencies: ["LoadingKitNetworking", "LoadingKitTesting"],
             path: "Benchmarks/outbox-drill"
         ),
+        .executableTarget(
+            name: "loadingkit-cache-drill",
+            dependencies: ["LoadingKitNetworking"],
+            path: "Benchmarks/cache-drill"
+        ),
         .target(
             name: "LoadingKitExamples",
             dependencies: ["LoadingKit"],
