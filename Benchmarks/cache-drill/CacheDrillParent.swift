@@ -46,7 +46,7 @@ struct CacheDrillParent {
         let pair = [
             start(directory: directory, writes: 300), start(directory: directory, writes: 300),
         ]
-        pair.forEach { $0.waitUntilExit() }
+        for process in pair { process.waitUntilExit() }
         let afterPair = records(in: directory).size
 
         // Opening a store sweeps what killed writes left; reading checks every record.
