@@ -8,8 +8,8 @@ import Testing
     import FoundationNetworking
 #endif
 
-/// Every request ends by its deadline — the resource's timeout — however slowly its
-/// body arrives: the transport's own timeout only fires when nothing arrives at all.
+/// Every request ends by its deadline — the resource's timeout or the transport's,
+/// whichever comes first — however slowly its body arrives.
 @Suite("Request deadlines", .timeLimit(.minutes(1)))
 struct DeadlineTests {
     static let transport = URLSessionTransport(configuration: .init(timeout: 10))
@@ -42,6 +42,36 @@ struct DeadlineTests {
             String(decoding: data, as: UTF8.self)
         }.timeout(2)
         let load = Task { try await webservice.load(slow) }
+        await server.waitForRequests(1)
+        await clock.waitForSleepers(1)
+        clock.advance(by: .seconds(2))
+        await expectTimedOut { _ = try await load.value }
+    }
+
+    @Test("the transport's timeout is an overall deadline too, when it comes first")
+    func transportTimeoutIsADeadline() async throws {
+        let server = try slowServer(every: .milliseconds(500))
+        let clock = ManualClock()
+        let transport = URLSessionTransport(configuration: .init(timeout: 2, clock: clock))
+        let slow = Resource<String>(request: URLRequest(url: server.url("/slow"))) { data, _ in
+            String(decoding: data, as: UTF8.self)
+        }.timeout(30)
+        let load = Task { try await Webservice(transport: transport).load(slow) }
+        await server.waitForRequests(1)
+        await clock.waitForSleepers(1)
+        clock.advance(by: .seconds(2))
+        await expectTimedOut { _ = try await load.value }
+    }
+
+    @Test("an infinite transport timeout leaves the request's own deadline")
+    func infiniteTransportTimeout() async throws {
+        let server = try slowServer(every: .milliseconds(500))
+        let clock = ManualClock()
+        let transport = URLSessionTransport(configuration: .init(timeout: .infinity, clock: clock))
+        let slow = Resource<String>(request: URLRequest(url: server.url("/slow"))) { data, _ in
+            String(decoding: data, as: UTF8.self)
+        }.timeout(2)
+        let load = Task { try await Webservice(transport: transport).load(slow) }
         await server.waitForRequests(1)
         await clock.waitForSleepers(1)
         clock.advance(by: .seconds(2))

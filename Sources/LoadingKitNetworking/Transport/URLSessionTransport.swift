@@ -37,10 +37,10 @@ public final class URLSessionTransport: Transport {
         /// ``WebserviceError/responseTooLarge(limit:)`` without being buffered.
         /// Defaults to 64 MiB.
         public var maximumResponseSize: Int
-        /// Seconds without data after which a request fails with
-        /// `URLError(.timedOut)`; whole seconds, at least one. Defaults to 60. Each
-        /// request also has an overall deadline, its own `timeoutInterval`, however
-        /// slowly its body arrives.
+        /// The longest a request may take, in seconds, however slowly its body
+        /// arrives: it ends with `URLError(.timedOut)` at this deadline or at its own
+        /// `timeoutInterval` (``Resource/timeout(_:)``), whichever comes first.
+        /// Defaults to 60; `.infinity` leaves the request's own.
         public var timeout: TimeInterval
         /// The most connections open to one host at a time. Defaults to 6.
         public var maximumConnectionsPerHost: Int
@@ -58,7 +58,8 @@ public final class URLSessionTransport: Transport {
         ///
         /// - Parameters:
         ///   - maximumResponseSize: The largest body accepted, in bytes.
-        ///   - timeout: Seconds without data after which a request fails.
+        ///   - timeout: The longest a request may take, in seconds, unless its own
+        ///     `timeoutInterval` is shorter.
         ///   - maximumConnectionsPerHost: The most connections open to one host.
         ///   - additionalHeaders: Header fields sent with every request.
         ///   - redirects: What redirects are followed, and with which header fields.
@@ -102,7 +103,10 @@ public final class URLSessionTransport: Transport {
         let sessionConfiguration = URLSessionConfiguration.ephemeral
         sessionConfiguration.urlCache = nil
         sessionConfiguration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        sessionConfiguration.timeoutIntervalForRequest = max(1, configuration.timeout.rounded(.up))
+        sessionConfiguration.timeoutIntervalForRequest = min(
+            Self.longestTimeout,
+            max(1, configuration.timeout.rounded(.up))
+        )
         sessionConfiguration.httpMaximumConnectionsPerHost = configuration.maximumConnectionsPerHost
         let queue = OperationQueue()
         queue.name = "LoadingKit.URLSessionTransport"
@@ -125,11 +129,11 @@ public final class URLSessionTransport: Transport {
 
     /// Sends `request` through the session.
     ///
-    /// - Parameter request: The request; its `timeoutInterval` is its overall
-    ///   deadline.
+    /// - Parameter request: The request; its `timeoutInterval`, or the configuration's
+    ///   ``Configuration/timeout`` when shorter, is its overall deadline.
     /// - Returns: The body and the response, whatever its status.
     /// - Throws: `URLError` when the request fails — `URLError(.timedOut)` past the
-    ///   idle timeout or the deadline —, `CancellationError` when the task is
+    ///   deadline —, `CancellationError` when the task is
     ///   cancelled, ``WebserviceError/responseTooLarge(limit:)`` past the size limit.
     public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
         let task = session.dataTask(with: prepared(request))
@@ -157,10 +161,11 @@ public final class URLSessionTransport: Transport {
         }
     }
 
-    /// When `request` must have ended: its `timeoutInterval` from now; `nil` for an
-    /// infinite or out-of-range one, which sets no deadline.
+    /// When `request` must have ended: its `timeoutInterval` or the configuration's
+    /// timeout from now, whichever is first; `nil` when both are infinite or out of
+    /// range, which sets no deadline.
     private func deadline(for request: URLRequest) -> ContinuousClock.Instant? {
-        let seconds = request.timeoutInterval
+        let seconds = min(request.timeoutInterval, configuration.timeout)
         guard seconds.isFinite, seconds > 0, seconds < Self.longestTimeout else { return nil }
         return configuration.clock.continuousNow.advanced(by: .seconds(seconds))
     }
