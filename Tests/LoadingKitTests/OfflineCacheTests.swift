@@ -2,7 +2,6 @@ import Foundation
 import LoadingKit
 import LoadingKitNetworking
 import LoadingKitTesting
-import Synchronization
 import Testing
 
 /// The offline cache: values survive a new webservice and show at once, stale, while
@@ -82,11 +81,13 @@ struct OfflineCacheTests {
         let screen = PostsScreen(
             webservice: Webservice(transport: mock, configuration: .init(persistentStore: slow))
         )
+        // A read on the main actor would hold this call until the read is let go.
         let task = screen.startLoading(resource: posts)
         #expect(screen.loadingState.content == nil)
-        #expect(slow.reads.withLock { $0 } == 0)
+        await slow.readsStarted.wait(for: 1)
+        slow.release.signal()
         await gate.waitForArrivals()
-        #expect(slow.reads.withLock { $0 } == 1)
+        #expect(slow.readsStarted.value == 1)
         gate.open()
         await task.finish()
         #expect(screen.ids == [1, 2])
@@ -234,10 +235,12 @@ struct OfflineCacheTests {
     }
 }
 
-/// A store that says it is slow to read, counting its reads.
+/// A store that says it is slow to read, and is: each read waits until it is let go.
 private final class SlowStore: ResourceStore {
     let base: DiskResourceStore
-    let reads = Mutex(0)
+    /// Counts the reads begun; each waits for ``release``.
+    let readsStarted = CounterSignal()
+    let release = DispatchSemaphore(value: 0)
 
     init(_ base: DiskResourceStore) {
         self.base = base
@@ -246,7 +249,8 @@ private final class SlowStore: ResourceStore {
     var isQuickToRead: Bool { false }
 
     func record(forKey key: String) -> PersistedRecord? {
-        reads.withLock { $0 += 1 }
+        readsStarted.increment()
+        release.wait()
         return base.record(forKey: key)
     }
 
