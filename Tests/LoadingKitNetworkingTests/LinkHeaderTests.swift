@@ -21,6 +21,23 @@ struct LinkHeaderTests {
         #expect(header.links.count == 2)
     }
 
+    @Test(
+        "a line break in a value reads as a space (RFC 9110 §5.5): no link of a folded value is lost",
+        arguments: ["\r\n ", "\n\t", "\r"]
+    )
+    func foldedValue(_ lineBreak: String) {
+        // RFC 8288's own examples, folded between and inside link values.
+        let header = LinkHeader(
+            #"<http://example.com/TheBook/chapter2>; rel="previous";"# + lineBreak
+                + #"title="previous chapter","# + lineBreak
+                + #"<http://example.com/TheBook/chapter4>;"# + lineBreak + #"rel="next""#
+        )
+        #expect(header.links.count == 2)
+        #expect(header.previous == URL(string: "http://example.com/TheBook/chapter2"))
+        #expect(header.links.first?.parameters["title"] == "previous chapter")
+        #expect(header.next == URL(string: "http://example.com/TheBook/chapter4"))
+    }
+
     @Test("several field values are read in order")
     func severalValues() {
         let header = LinkHeader(fieldValues: [

@@ -22,7 +22,9 @@ struct LinkHeaderParser {
     }
 
     mutating func parse(_ fieldValue: String) {
-        bytes = Array(fieldValue.utf8)
+        // RFC 9110 §5.5: a CR, LF or NUL in a field value — a folded line — is read
+        // as a space.
+        bytes = fieldValue.utf8.map { $0 == 0x0D || $0 == 0x0A || $0 == 0x00 ? .space : $0 }
         index = 0
         quotesExhausted = false
         while true {
@@ -161,6 +163,7 @@ struct LinkHeaderParser {
 }
 
 extension UInt8 {
+    fileprivate static let space = UInt8(ascii: " ")
     fileprivate static let comma = UInt8(ascii: ",")
     fileprivate static let semicolon = UInt8(ascii: ";")
     fileprivate static let equals = UInt8(ascii: "=")

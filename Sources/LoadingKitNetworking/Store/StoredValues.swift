@@ -138,11 +138,21 @@ package final class StoredValues: Sendable {
                 let existing = state.nodes[slot]!.entry
                 guard existing.sequence <= sequence else { return (existing, false) }
                 var fresh = describe(state.lastVersion)
+                let isSame = existing.edits.isEmpty && Self.isEqual(existing.base, fresh.base)
+                if isSame {
+                    // The value already stored, told as a new answer: the same version
+                    // and instance, fresh, and nothing told.
+                    fresh.replaceBase(with: existing.base)
+                    fresh.version = existing.version
+                }
                 for edit in existing.edits {
                     fresh.add(edit)
                 }
                 state.replace(slot, with: fresh)
                 state.touch(slot)
+                if isSame {
+                    return (fresh, false)
+                }
             } else {
                 var fresh = describe(state.lastVersion)
                 for held in state.held[identity] ?? [] where held.account == state.account {
@@ -157,6 +167,12 @@ package final class StoredValues: Sendable {
             tell(.value(identity))
         }
         return entry
+    }
+
+    /// Whether `stored` and `answered` are equal values of one `Equatable` type.
+    private static func isEqual(_ stored: any Sendable, _ answered: any Sendable) -> Bool {
+        guard let stored = stored as? any Equatable else { return false }
+        return stored.isEqual(to: answered)
     }
 
     /// Changes the entry of `identity` with `change`, giving it a new version and
@@ -411,5 +427,12 @@ extension StoredValues.State {
         nodes[slot]!.isListed = false
         nodes[slot]!.older = -1
         nodes[slot]!.newer = -1
+    }
+}
+
+extension Equatable {
+    /// Whether `other` is a value of this type equal to this one.
+    fileprivate func isEqual(to other: any Sendable) -> Bool {
+        (other as? Self) == self
     }
 }
