@@ -31,6 +31,9 @@ public struct LoadingLifecycle<Loader: Loading>: Sendable {
     let mergesAtHead: @MainActor @Sendable (Loader) -> Bool
     /// Follows a local edit of the content with what the refinement keeps beside it.
     let edited: @MainActor @Sendable (Loader, AppliedEdit<Loader.ResourceType>) -> Void
+    /// Keeps what a refresh's response said of the whole list — its total count and
+    /// links — beside the content.
+    var answered: @MainActor @Sendable (Loader, ResponseSummary) -> Void = { _, _ in }
 }
 
 extension LoadingLifecycle {

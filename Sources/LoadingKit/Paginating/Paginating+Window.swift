@@ -26,7 +26,8 @@ extension LoadingLifecycle where Loader: Paginating {
             firstLoad: { loader in loader.beginList(policy: .force) },
             replacement: { loader in loader.firstPageReplacement() },
             mergesAtHead: { loader in loader.pagination.isAtHead },
-            edited: { loader, applied in loader.follow(applied) }
+            edited: { loader, applied in loader.follow(applied) },
+            answered: { loader, response in loader.changePagination { $0.note(response) } }
         )
     }
 }

@@ -276,6 +276,24 @@ public struct PaginationState<Cursor: Sendable>: Sendable {
         pages[0].count = max(0, contentCount - itemsAfterHead)
     }
 
+    /// Keeps what a response of the list that is not a page — a refresh's — says of
+    /// the whole list: its `X-Total-Count`, and, when the pages are asked for by URL,
+    /// its `first` and `last` links on the origin of those the pages gave.
+    mutating func note(_ response: ResponseSummary) {
+        totalCount = response.totalCount ?? totalCount
+        let links = response.links
+        firstCursor = Self.link(links.first, onOriginOf: firstCursor) ?? firstCursor
+        lastCursor = Self.link(links.last, onOriginOf: lastCursor) ?? lastCursor
+    }
+
+    /// `link` as a cursor, when cursors are URLs and it has the origin of `current`.
+    private static func link(_ link: URL?, onOriginOf current: Cursor?) -> Cursor? {
+        guard let link, let current = current as? URL, link.hasSameOrigin(as: current) else {
+            return nil
+        }
+        return link as? Cursor
+    }
+
     /// Keeps what `page` says of the whole list; a page succeeded, so no error stays.
     private mutating func record(_ page: Page<some Sendable, Cursor>) {
         totalCount = page.totalCount ?? totalCount

@@ -80,9 +80,12 @@ extension Refreshable {
         let limit = max(1, refreshPageLimit)
         let flight = loading.run(.refreshing, for: self) { [weak self] lease in
             var pages: [ResourceType] = []
+            var head: ResponseSummary?
             var resource = first
             while true {
-                pages.append(try await webservice.fetch(resource, lease: lease).value)
+                let fetched = try await webservice.fetch(resource, lease: lease)
+                pages.append(fetched.value)
+                head = head ?? fetched.response
                 let step = await self?.refreshStep(
                     pages,
                     content: content,
@@ -90,14 +93,18 @@ extension Refreshable {
                     canFollow: pages.count < limit
                 )
                 switch step {
-                case .done(let outcome): return outcome
+                case .done(let outcome): return (outcome, head)
                 case .follow(let next): resource = next
-                case .replace(let fetch): return .replaced(try await fetch(lease))
+                case .replace(let fetch): return (.replaced(try await fetch(lease)), nil)
                 case nil: throw CancellationError()
                 }
             }
-        } apply: { loader, outcome in
-            try loader.applyRefresh(outcome)
+        } apply: { loader, refreshed in
+            try loader.applyRefresh(refreshed.0)
+            // What the newest page's response says of the whole list holds now.
+            if let head = refreshed.1 {
+                Self.loadingLifecycle.answered(loader, head)
+            }
         }
         return .started(flight)
     }

@@ -16,6 +16,9 @@ public struct Fetched<A> {
     public let cacheDirectives: CacheDirectives
     /// The version of the stored entry the value is, when the webservice stored it.
     package let storeVersion: UInt64?
+    /// What the response said besides the value — its total count and links — when
+    /// the webservice stored it.
+    package let response: ResponseSummary?
 
     /// Creates a fetched value.
     ///
@@ -35,6 +38,7 @@ public struct Fetched<A> {
         self.isNotModified = isNotModified
         self.cacheDirectives = cacheDirectives
         self.storeVersion = nil
+        self.response = nil
     }
 
     /// Creates a fetched value that is the stored entry `entry`.
@@ -44,6 +48,7 @@ public struct Fetched<A> {
         self.isNotModified = isNotModified
         self.cacheDirectives = entry.directives
         self.storeVersion = entry.version
+        self.response = entry.response
     }
 }
 
