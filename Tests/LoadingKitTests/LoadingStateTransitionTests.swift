@@ -19,6 +19,7 @@ struct LoadingStateTransitionTests {
         var failedAt: ContinuousClock.Instant? = nil
         var progress: Double? = nil
         var wasCancelled = false
+        var isPreviousContent = false
 
         init(
             content: [Int]? = nil,
@@ -28,7 +29,8 @@ struct LoadingStateTransitionTests {
             loadedAt: ContinuousClock.Instant? = nil,
             failedAt: ContinuousClock.Instant? = nil,
             progress: Double? = nil,
-            wasCancelled: Bool = false
+            wasCancelled: Bool = false,
+            isPreviousContent: Bool = false
         ) {
             self.content = content
             self.activity = activity
@@ -38,6 +40,7 @@ struct LoadingStateTransitionTests {
             self.failedAt = failedAt
             self.progress = progress
             self.wasCancelled = wasCancelled
+            self.isPreviousContent = isPreviousContent
         }
 
         init(_ state: State) {
@@ -49,13 +52,15 @@ struct LoadingStateTransitionTests {
                 loadedAt: state.loadedAt,
                 failedAt: state.failedAt,
                 progress: state.progress,
-                wasCancelled: state.wasCancelled
+                wasCancelled: state.wasCancelled,
+                isPreviousContent: state.isPreviousContent
             )
         }
 
         var description: String {
             "content \(String(describing: content)), \(activity), error \(String(describing: error)), "
-                + "empty \(isEmpty), progress \(String(describing: progress)), cancelled \(wasCancelled)"
+                + "empty \(isEmpty), progress \(String(describing: progress)), cancelled \(wasCancelled), "
+                + "previous \(isPreviousContent)"
         }
     }
 
@@ -72,6 +77,10 @@ struct LoadingStateTransitionTests {
     static var failedShown: State { with(reloading) { $0.fail(failure, at: t1) } }
     static var failedBlank: State { with(loading) { $0.fail(failure, at: t1) } }
     static var cancelled: State { with(reloading) { $0.cancel() } }
+    /// Another resource loading, the content of the one before kept shown.
+    static var previous: State {
+        with(shown) { $0.begin(.loading, forAnotherResource: true, keepingPrevious: true) }
+    }
 
     static func with(_ state: State, _ transition: (inout State) -> Void) -> State {
         var state = state
@@ -127,6 +136,82 @@ struct LoadingStateTransitionTests {
                 ("cancelled", Self.cancelled, Fields(activity: .loading)),
             ]
         ) { $0.begin(.loading, forAnotherResource: true) }
+    }
+
+    @Test(
+        "begin for another resource keeping the previous content marks it previous and clears only the error"
+    )
+    func beginKeepingPrevious() {
+        let t0 = Self.t0
+        check(
+            [
+                (
+                    "shown", Self.shown,
+                    Fields(
+                        content: [1, 2],
+                        activity: .loading,
+                        loadedAt: t0,
+                        isPreviousContent: true
+                    )
+                ),
+                (
+                    "failed", Self.failedShown,
+                    Fields(
+                        content: [1, 2],
+                        activity: .loading,
+                        loadedAt: t0,
+                        isPreviousContent: true
+                    )
+                ),
+                ("unloaded: nothing to keep", Self.unloaded, Fields(activity: .loading)),
+            ]
+        ) { $0.begin(.loading, forAnotherResource: true, keepingPrevious: true) }
+        check([("previous, not kept again", Self.previous, Fields(activity: .loading))]) {
+            $0.begin(.loading, forAnotherResource: true)
+        }
+    }
+
+    @Test("previous content stays marked until a value of the new resource is shown")
+    func previousContent() {
+        let (t0, t1, failure) = (Self.t0, Self.t1, Self.failure)
+        check([("applied", Self.previous, Fields(content: [3], loadedAt: t1))]) {
+            $0.apply([3], isEmpty: false, at: t1)
+        }
+        check([
+            (
+                "shown from the store", Self.previous,
+                Fields(content: [7], activity: .loading, loadedAt: t1)
+            )
+        ]) {
+            $0.show([7], isEmpty: false, loadedAt: t1)
+        }
+        check(
+            [
+                (
+                    "failed", Self.previous,
+                    Fields(
+                        content: [1, 2],
+                        error: failure,
+                        loadedAt: t0,
+                        failedAt: t1,
+                        isPreviousContent: true
+                    )
+                )
+            ]
+        ) { $0.fail(failure, at: t1) }
+        check(
+            [
+                (
+                    "cancelled", Self.previous,
+                    Fields(
+                        content: [1, 2],
+                        loadedAt: t0,
+                        wasCancelled: true,
+                        isPreviousContent: true
+                    )
+                )
+            ]
+        ) { $0.cancel() }
     }
 
     @Test("progress records the fraction and nothing else")

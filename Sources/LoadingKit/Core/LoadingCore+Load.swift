@@ -66,6 +66,7 @@ extension LoadingCore {
             switched ? .loading : activity(for: policy),
             identity: identity,
             forAnotherResource: switched,
+            keepingPrevious: policy.keepsPreviousContent,
             for: loader
         ) { lease in
             try await webservice.fetch(request, identity: fetchedIdentity, lease: lease)
@@ -106,6 +107,8 @@ extension LoadingCore {
     ///   - identity: The resource whose value replaces the content, if it does.
     ///   - forAnotherResource: Whether the operation starts on another resource than
     ///     the state's, clearing what the state showed of the previous one.
+    ///   - keepingPrevious: Whether the content of the previous one stays shown, as
+    ///     previous content, instead.
     ///   - loader: The screen.
     ///   - fetch: The network work, cancelled through the lease it is given; it must
     ///     not hold the screen.
@@ -116,6 +119,7 @@ extension LoadingCore {
         _ activity: LoadingActivity,
         identity: ResourceIdentity? = nil,
         forAnotherResource: Bool = false,
+        keepingPrevious: Bool = false,
         for loader: Loader,
         fetch: @escaping @Sendable (FetchLease) async throws -> Output,
         apply: @escaping @MainActor (Loader, Output) throws -> Void,
@@ -125,7 +129,13 @@ extension LoadingCore {
             report(.superseded, about: superseded.identity, for: loader)
         }
         let generation = begin()
-        update(for: loader) { $0.begin(activity, forAnotherResource: forAnotherResource) }
+        update(for: loader) {
+            $0.begin(
+                activity,
+                forAnotherResource: forAnotherResource,
+                keepingPrevious: keepingPrevious
+            )
+        }
         let relay = ProgressRelay { [weak loader] fraction in
             guard let loader, loader.loading.isCurrent(generation) else { return }
             loader.loading.update(for: loader) { $0.progress(fraction) }

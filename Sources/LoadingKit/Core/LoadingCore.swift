@@ -176,6 +176,10 @@ public final class LoadingCore<Value: Sendable>: Observable {
     /// is ``Loading/maxAge`` when set, else what the content's response said.
     func isContentCurrent(for loader: some Loading<Value>) -> Bool {
         let now = loader.loadingClock.continuousNow
+        // The previous resource's content is never current for this one.
+        if current.isPreviousContent {
+            return false
+        }
         if current.error != nil || current.content == nil {
             guard let failedAt = current.failedAt else { return false }
             return failedAt.duration(to: now) < loader.failureRetryInterval

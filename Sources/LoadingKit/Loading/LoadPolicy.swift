@@ -4,6 +4,7 @@
 /// await screen.load(resource: feed)                              // only if needed
 /// await screen.load(resource: feed, policy: .force)              // always
 /// await screen.load(resource: feed, policy: .background.ignoringCache)
+/// await screen.load(resource: results(for: query), policy: .ifNeeded.keepingPreviousContent)
 /// ```
 public struct LoadPolicy: Sendable, Equatable, CustomStringConvertible {
     /// How a policy decides.
@@ -20,6 +21,10 @@ public struct LoadPolicy: Sendable, Equatable, CustomStringConvertible {
     public let kind: Kind
     /// Whether the request bypasses every cache and sends no stored validators.
     public let ignoresCache: Bool
+    /// Whether a load of another resource keeps the content shown — marked
+    /// ``LoadingState/isPreviousContent`` — until its own value applies, instead of
+    /// clearing it as it starts.
+    public let keepsPreviousContent: Bool
 
     /// Creates a policy.
     ///
@@ -27,9 +32,12 @@ public struct LoadPolicy: Sendable, Equatable, CustomStringConvertible {
     ///   - kind: How the policy decides.
     ///   - ignoresCache: Whether the request bypasses every cache and sends no stored
     ///     validators; `false` by default.
-    public init(_ kind: Kind, ignoresCache: Bool = false) {
+    ///   - keepsPreviousContent: Whether a load of another resource keeps the content
+    ///     shown until its own value applies; `false` by default.
+    public init(_ kind: Kind, ignoresCache: Bool = false, keepsPreviousContent: Bool = false) {
         self.kind = kind
         self.ignoresCache = ignoresCache
+        self.keepsPreviousContent = keepsPreviousContent
     }
 
     /// Load only when nothing is loaded or the last load failed; the default.
@@ -40,7 +48,15 @@ public struct LoadPolicy: Sendable, Equatable, CustomStringConvertible {
     public static let background = LoadPolicy(.background)
 
     /// This policy, with the request bypassing every cache.
-    public var ignoringCache: LoadPolicy { LoadPolicy(kind, ignoresCache: true) }
+    public var ignoringCache: LoadPolicy {
+        LoadPolicy(kind, ignoresCache: true, keepsPreviousContent: keepsPreviousContent)
+    }
+
+    /// This policy, keeping the content of the previous resource shown — marked as
+    /// such — while another resource loads: a search box, a filter.
+    public var keepingPreviousContent: LoadPolicy {
+        LoadPolicy(kind, ignoresCache: ignoresCache, keepsPreviousContent: true)
+    }
 
     /// The policy's name, such as `force, ignoring cache`.
     public var description: String {
@@ -50,6 +66,7 @@ public struct LoadPolicy: Sendable, Equatable, CustomStringConvertible {
             case .force: "force"
             case .background: "background"
             }
-        return ignoresCache ? "\(name), ignoring cache" : name
+        return name + (ignoresCache ? ", ignoring cache" : "")
+            + (keepsPreviousContent ? ", keeping previous content" : "")
     }
 }

@@ -17,7 +17,10 @@ extension Loading {
     /// fresh content of the same resource is kept. A resource of another identity is
     /// always loaded: the content, error and load time of the previous resource are
     /// cleared as it starts, and the loading placeholder shows until it arrives — the
-    /// state never presents one resource's value as another's. Cancelling the calling
+    /// state never presents one resource's value as another's. With
+    /// ``LoadPolicy/keepingPreviousContent`` the previous content stays shown instead,
+    /// marked ``LoadingState/isPreviousContent``, until the new value applies.
+    /// Cancelling the calling
     /// task cancels the load: ``configure(value:)`` is then not called, whenever the
     /// response arrives, and the state records ``LoadingState/wasCancelled``.
     ///

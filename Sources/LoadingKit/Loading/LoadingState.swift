@@ -36,6 +36,15 @@ public struct LoadingState<Value: Sendable>: Sendable {
     /// cancelling its ``LoadTask`` — rather than with a value or an error; `false`
     /// again once another load starts. Cancellation is never recorded as an error.
     public private(set) var wasCancelled: Bool
+    /// Whether the content is the previous resource's, kept shown while a load of
+    /// another resource runs (``LoadPolicy/keepingPreviousContent``): dim it, say.
+    /// `false` once that resource's value applies; a failed or cancelled load leaves
+    /// it shown, still marked.
+    ///
+    /// ```swift
+    /// list.opacity(screen.loadingState.isPreviousContent ? 0.5 : 1)
+    /// ```
+    public private(set) var isPreviousContent: Bool
 
     /// The unloaded state: no content, nothing in flight, no error.
     public init() {
@@ -47,6 +56,7 @@ public struct LoadingState<Value: Sendable>: Sendable {
         failedAt = nil
         progress = nil
         wasCancelled = false
+        isPreviousContent = false
     }
 
     /// Whether content has been loaded.
@@ -58,7 +68,7 @@ public struct LoadingState<Value: Sendable>: Sendable {
     /// Whether this is the unloaded state, as ``init()`` makes it.
     var isUnloaded: Bool {
         content == nil && activity == .idle && error == nil && !isEmpty && loadedAt == nil
-            && failedAt == nil && progress == nil && !wasCancelled
+            && failedAt == nil && progress == nil && !wasCancelled && !isPreviousContent
     }
 }
 
@@ -67,14 +77,24 @@ public struct LoadingState<Value: Sendable>: Sendable {
 /// The only writes of a state: each one names what happened to the screen.
 extension LoadingState {
     /// An operation started, showing `activity`; one of another resource first forgets
-    /// what belonged to the previous resource: content, emptiness, error and times.
-    mutating func begin(_ activity: LoadingActivity, forAnotherResource: Bool = false) {
-        if forAnotherResource {
+    /// what belonged to the previous resource: content, emptiness, error and times —
+    /// or, `keepingPrevious`, only its error, the content staying shown as previous.
+    mutating func begin(
+        _ activity: LoadingActivity,
+        forAnotherResource: Bool = false,
+        keepingPrevious: Bool = false
+    ) {
+        if forAnotherResource, keepingPrevious, content != nil {
+            isPreviousContent = true
+            error = nil
+            failedAt = nil
+        } else if forAnotherResource {
             content = nil
             isEmpty = false
             error = nil
             loadedAt = nil
             failedAt = nil
+            isPreviousContent = false
         }
         self.activity = activity
         progress = nil
@@ -90,6 +110,7 @@ extension LoadingState {
     mutating func apply(_ value: Value, isEmpty: Bool, at now: ContinuousClock.Instant) {
         content = value
         self.isEmpty = isEmpty
+        isPreviousContent = false
         confirm(at: now)
     }
 
@@ -97,6 +118,7 @@ extension LoadingState {
     /// as the content, loaded at `now`.
     mutating func applyStaged(isEmpty: Bool, at now: ContinuousClock.Instant) {
         self.isEmpty = isEmpty
+        isPreviousContent = false
         confirm(at: now)
     }
 
@@ -117,6 +139,7 @@ extension LoadingState {
         self.loadedAt = loadedAt
         error = nil
         failedAt = nil
+        isPreviousContent = false
     }
 
     /// A local edit replaced the content; nothing else changes.

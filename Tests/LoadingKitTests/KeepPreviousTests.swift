@@ -1,0 +1,98 @@
+import Foundation
+import LoadingKit
+import LoadingKitNetworking
+import LoadingKitTesting
+import Testing
+
+/// A screen switching resource — a search box, a filter — can keep the previous
+/// content on screen, marked as previous, until the new answer applies; by default the
+/// content is cleared. Over real `URLSession` against a loopback server.
+@MainActor
+@Suite("Keeping the previous content", .timeLimit(.minutes(1)))
+struct KeepPreviousTests {
+    let server: LoopbackServer
+    let held = DispatchSemaphore(value: 0)
+    let arrived = CounterSignal()
+
+    init() throws {
+        server = try LoopbackServer()
+        server.route("/search") { [held, arrived] request in
+            if request.query("q") != "a" {
+                arrived.increment()
+                held.wait()
+            }
+            if request.query("q") == "broken" { return .status(500) }
+            return .json(Post.list(request.query("q") == "a" ? [1, 2] : [3]))
+        }
+    }
+
+    private func search(_ query: String) -> Resource<[Post]> {
+        Resource(url: server.url("/search?q=\(query)"))
+    }
+
+    /// A screen showing the results for `a`.
+    private func screen() async -> PostsScreen {
+        let screen = PostsScreen(webservice: Webservice(transport: URLSessionTransport()))
+        await screen.load(resource: search("a"))
+        return screen
+    }
+
+    @Test("the previous results stay shown, marked previous, until the new ones apply")
+    func keepsPreviousUntilApplied() async throws {
+        let screen = await screen()
+
+        let task = screen.startLoading(
+            resource: search("ab"),
+            policy: .ifNeeded.keepingPreviousContent
+        )
+        await arrived.wait(for: 1)
+        #expect(screen.ids == [1, 2])
+        #expect(screen.loadingState.isPreviousContent)
+        #expect(screen.loadingState.placeholder == .content)
+        #expect(screen.loadingState.isLoading)
+        held.signal()
+        await task.finish()
+
+        #expect(screen.ids == [3])
+        #expect(!screen.loadingState.isPreviousContent)
+        #expect(screen.configured == [[1, 2], [3]])
+    }
+
+    @Test("by default a load of another resource clears the content as it starts")
+    func clearsByDefault() async throws {
+        let screen = await screen()
+
+        let task = screen.startLoading(resource: search("ab"))
+        await arrived.wait(for: 1)
+        #expect(screen.ids == nil)
+        #expect(screen.loadingState.placeholder == .loading)
+        held.signal()
+        await task.finish()
+        #expect(screen.ids == [3])
+    }
+
+    @Test(
+        "a failed load leaves the previous content marked, and is never current for the new resource"
+    )
+    func failureKeepsItMarked() async throws {
+        let screen = await screen()
+
+        let task = screen.startLoading(
+            resource: search("broken"),
+            policy: .ifNeeded.keepingPreviousContent
+        )
+        await arrived.wait(for: 1)
+        held.signal()
+        await task.finish()
+        #expect(screen.ids == [1, 2])
+        #expect(screen.loadingState.isPreviousContent)
+        #expect(screen.loadingState.error != nil)
+
+        // Asked again, it is loaded again: the results shown are not its own.
+        let again = screen.startLoading(resource: search("broken"), policy: .ifNeeded)
+        await arrived.wait(for: 2)
+        held.signal()
+        await again.finish()
+        #expect(server.requestCount(for: "/search") == 3)
+    }
+}
