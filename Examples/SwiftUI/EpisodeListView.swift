@@ -2,14 +2,16 @@
     import LoadingKit
     import SwiftUI
 
-    /// A SwiftUI list of episodes that loads, refreshes on pull and pages as it
-    /// scrolls, drawn from ``EpisodeList``'s state alone.
+    /// A SwiftUI list of episodes that loads, refreshes on pull, pages as it scrolls
+    /// and is revalidated when the app becomes active again, drawn from
+    /// ``EpisodeList``'s state alone.
     ///
     /// ```swift
     /// EpisodeListView(list: EpisodeList(firstPage: URL(string: "https://api.example.com/episodes")!))
     /// ```
     public struct EpisodeListView: View {
         @State private var list: EpisodeList
+        @Environment(\.scenePhase) private var scenePhase
 
         /// Creates the view.
         ///
@@ -36,6 +38,10 @@
             .overlay { placeholder }
             .refreshable { await list.refresh() }
             .task { await list.loadFirstPage() }
+            .onChange(of: scenePhase) { _, phase in
+                // Back in the foreground: every stale screen, this one included.
+                if phase == .active { list.webservice.revalidateStaleScreens() }
+            }
         }
 
         @ViewBuilder private var placeholder: some View {

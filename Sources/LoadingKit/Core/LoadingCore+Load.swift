@@ -107,8 +107,7 @@ extension LoadingCore {
     ///   - identity: The resource whose value replaces the content, if it does.
     ///   - forAnotherResource: Whether the operation starts on another resource than
     ///     the state's, clearing what the state showed of the previous one.
-    ///   - keepingPrevious: Whether the content of the previous one stays shown, as
-    ///     previous content, instead.
+    ///   - keepingPrevious: Whether its content stays shown, as previous, instead.
     ///   - loader: The screen.
     ///   - fetch: The network work, cancelled through the lease it is given; it must
     ///     not hold the screen.
@@ -228,15 +227,7 @@ extension LoadingCore {
             loader.loadDidFail(failure)
         }
         startDeferredPages()
-    }
-
-    /// Records that the load in flight ended cancelled and tells
-    /// ``Loading/loadWasCancelled()``.
-    func recordCancellation(for loader: some Loading<Value>) {
-        dropDeferredPages()
-        report(.cancelled, for: loader)
-        update(for: loader) { $0.cancel() }
-        loader.loadWasCancelled()
+        schedulePoll(for: loader)
     }
 
     // MARK: - 4. Apply
@@ -301,8 +292,7 @@ extension LoadingCore {
         return empty
     }
 
-    /// Records that the content is current and unchanged: loaded now, no error,
-    /// nothing in flight.
+    /// Records the content current and unchanged: loaded now, nothing in flight.
     func markLoaded(for loader: some Loading<Value>) {
         let now = loader.loadingClock.continuousNow
         update(for: loader) { $0.confirm(at: now) }

@@ -24,9 +24,20 @@ extension LoadingCore {
         var observers: [Int: Observer] = [:]
         /// Pages asked for while a load was in flight, to start once none is.
         var deferredPages: [DeferredPage] = []
+        /// The wait before the next revalidation, when the screen asks for them.
+        var poll: Task<Void, Never>?
     }
 
     // MARK: - Operations
+
+    /// Records that the load in flight ended cancelled and tells
+    /// ``Loading/loadWasCancelled()``.
+    func recordCancellation(for loader: some Loading<Value>) {
+        dropDeferredPages()
+        report(.cancelled, for: loader)
+        update(for: loader) { $0.cancel() }
+        loader.loadWasCancelled()
+    }
 
     /// Makes a new operation current, cancelling the one before; returns its number.
     func begin() -> UInt64 {

@@ -77,10 +77,11 @@ public final class LoadingCore<Value: Sendable>: Observable {
     public nonisolated init() {}
 
     deinit {
-        let (flight, observers, pages) = flights.withLock {
-            ($0.flight, Array($0.observers.values), $0.deferredPages)
+        let (flight, observers, pages, poll) = flights.withLock {
+            ($0.flight, Array($0.observers.values), $0.deferredPages, $0.poll)
         }
         flight?.cancel()
+        poll?.cancel()
         for page in pages {
             page.abandon()
         }

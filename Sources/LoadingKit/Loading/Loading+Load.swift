@@ -92,19 +92,25 @@ extension Loading {
 
     /// Call when the content's view appears: reloads with ``LoadPolicy/ifNeeded``,
     /// without waiting — ``resource`` or the last resource; on a ``Paginating`` list,
-    /// the first page, or the pages held once they are stale.
+    /// the first page, or the pages held once they are stale — and starts the
+    /// revalidations of ``revalidationInterval`` again. On a screen with nothing loaded
+    /// and no ``resource``, it does nothing.
     ///
     /// - Returns: A handle that cancels the load, or `nil` when there is nothing to
     ///   load.
     @discardableResult
     public func loadingDidAppear() -> LoadTask? {
         guard let start = Self.loadingLifecycle.reload(self, .ifNeeded) else { return nil }
+        // Fresh content skips the load: the revalidations start again from now.
+        loading.schedulePoll(for: self)
         return handOut(start, completion: nil)
     }
 
-    /// Call when the content's view disappears: cancels the load in flight when
-    /// ``cancelsLoadingOnDisappear`` is `true`.
+    /// Call when the content's view disappears: stops the revalidations of
+    /// ``revalidationInterval`` until the next load, and cancels the load in flight
+    /// when ``cancelsLoadingOnDisappear`` is `true`.
     public func loadingDidDisappear() {
+        loading.stopPolling()
         if cancelsLoadingOnDisappear {
             cancelLoading()
         }

@@ -117,6 +117,12 @@ public protocol Loading<ResourceType>: AnyObject, Sendable {
     /// response.
     var maxAge: Duration? { get }
 
+    /// How often the content is revalidated, in the background, while the screen
+    /// lives and shows it: this long after each load ends, on ``loadingClock``. No
+    /// timer runs before the first load, after ``loadingDidDisappear()`` (until
+    /// ``loadingDidAppear()``) or once the screen is released. Default: `nil`, never.
+    var revalidationInterval: Duration? { get }
+
     /// How long after a failure ``LoadPolicy/ifNeeded`` waits before loading again.
     /// Default: `.zero`, at once.
     var failureRetryInterval: Duration { get }
@@ -193,6 +199,9 @@ extension Loading {
 
     /// `.zero`.
     public var failureRetryInterval: Duration { .zero }
+
+    /// `nil`: the content is revalidated only when asked.
+    public var revalidationInterval: Duration? { nil }
 
     /// `ContinuousClock()`.
     public var loadingClock: any Clock<Duration> { ContinuousClock() }

@@ -124,6 +124,14 @@ final class SharedValues {
         }
     }
 
+    /// Revalidates, in the background, what every live loader shows whose content is
+    /// stale by its own rules: one request per resource, the others shown its answer.
+    func revalidateStale() {
+        for identity in Array(observers.keys) {
+            reload(identity)
+        }
+    }
+
     /// Reloads `identity` in the background: once for every loader whose content is
     /// the stored value — the value then reaches the others — and once for each other
     /// loader, whose content is its own.

@@ -10,6 +10,7 @@ final class PostsScreen: Loading {
     let webservice: Webservice
     let loadingClock: any Clock<Duration>
     var maxAge: Duration?
+    var revalidationInterval: Duration?
     private(set) var configured: [[Int]] = []
     private(set) var cancellations = 0
     private(set) var failures: [LoadingError] = []

@@ -1,0 +1,94 @@
+import Foundation
+import LoadingKit
+import LoadingKitNetworking
+import LoadingKitTesting
+import Testing
+
+/// Screens that stay on screen stay fresh on their own: revalidated every interval
+/// while they live and show, on their clock, with no timer when nothing shows them;
+/// and all at once, one request per resource, when the app says it is active again or
+/// the network came back. Over real `URLSession` against a loopback server.
+@MainActor
+@Suite("Freshness triggers", .timeLimit(.minutes(1)))
+struct FreshnessTriggerTests {
+    let server: LoopbackServer
+    let latest = Locked(1)
+    let clock = ManualClock()
+    let webservice = Webservice(transport: URLSessionTransport())
+
+    init() throws {
+        server = try LoopbackServer()
+        server.route("/posts") { [latest] _ in .json(Post.list([latest.withLock { $0 }])) }
+        server.route("/other") { _ in .json(Post.list([9])) }
+    }
+
+    private var posts: Resource<[Post]> { Resource(url: server.url("/posts")) }
+
+    private func screen(_ resource: Resource<[Post]>? = nil) async -> PostsScreen {
+        let screen = PostsScreen(webservice: webservice, clock: clock)
+        await screen.load(resource: resource ?? posts)
+        return screen
+    }
+
+    /// Returns once `screen` shows `ids`.
+    private func waitUntil(_ screen: PostsScreen, shows ids: [Int]) async {
+        for await state in screen.states where state.content?.map(\.id) == ids && !state.isLoading {
+            return
+        }
+    }
+
+    @Test("a screen with an interval is revalidated every interval on its clock")
+    func revalidatedEveryInterval() async throws {
+        let screen = PostsScreen(webservice: webservice, clock: clock)
+        screen.revalidationInterval = .seconds(30)
+        #expect(clock.sleeperCount == 0)  // nothing loaded: no timer
+        await screen.load(resource: posts)
+        await clock.waitForSleepers(1)
+        latest.withLock { $0 = 2 }
+
+        clock.advance(by: .seconds(30))
+        await waitUntil(screen, shows: [2])
+        await clock.waitForSleepers(1)
+        latest.withLock { $0 = 3 }
+        clock.advance(by: .seconds(30))
+        await waitUntil(screen, shows: [3])
+
+        #expect(server.requestCount(for: "/posts") == 3)
+    }
+
+    @Test("no timer runs for a screen that disappeared or was released")
+    func noTimerWhenNothingShowsIt() async throws {
+        var screen: PostsScreen? = await screen()
+        screen?.revalidationInterval = .seconds(30)
+        await screen?.load(resource: posts, policy: .force)
+        await clock.waitForSleepers(1)
+
+        screen?.loadingDidDisappear()
+        #expect(clock.sleeperCount == 0)
+        screen?.loadingDidAppear()
+        await clock.waitForSleepers(1)
+        screen = nil
+        #expect(clock.sleeperCount == 0)
+        #expect(server.requestCount(for: "/posts") == 2)
+    }
+
+    @Test(
+        "the app becoming active revalidates each stale resource once, whatever the number of screens, and leaves fresh ones"
+    )
+    func staleScreensAreRevalidatedOnce() async throws {
+        let (first, second) = (await screen(), await screen())
+        first.maxAge = .seconds(10)
+        second.maxAge = .seconds(10)
+        let fresh = await screen(Resource(url: server.url("/other")))
+        fresh.maxAge = .seconds(3_600)
+        clock.advance(by: .seconds(20))
+        latest.withLock { $0 = 2 }
+
+        webservice.revalidateStaleScreens()
+        await waitUntil(first, shows: [2])
+        await waitUntil(second, shows: [2])
+
+        #expect(server.requestCount(for: "/posts") == 2)
+        #expect(server.requestCount(for: "/other") == 1)
+    }
+}
