@@ -192,8 +192,21 @@ extension Paginating {
         let webservice = self.webservice
         let loading: LoadingActivity =
             direction == .next ? .loadingNextPage : .loadingPreviousPage
-        let flight = core.run(loading, for: self) { lease in
-            try await webservice.fetch(resource, lease: lease).value
+        let shown = core.current.content
+        let gap = PageGap(
+            total: pagination.totalCount,
+            neighbour: direction == .next
+                ? shown.flatMap { $0.dropFirst(max(0, $0.count - 1)).first } : shown?.first,
+            identifier: Self.identifier
+        )
+        let flight = core.run(loading, for: self) { [weak self] lease in
+            let page = try await webservice.fetch(resource, lease: lease).value
+            return try await gap.closing(after: page, toward: direction) { cursor in
+                guard let between = await self?.resource(forPage: cursor) else {
+                    throw CancellationError()
+                }
+                return try await webservice.fetch(between, lease: lease).value
+            }
         } apply: { loader, page in
             try loader.applyPage(page, from: cursor, direction)
         } recordFailure: { loader, error in

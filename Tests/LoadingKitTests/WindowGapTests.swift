@@ -1,0 +1,92 @@
+import Foundation
+import LoadingKit
+import LoadingKitNetworking
+import LoadingKitTesting
+import Testing
+
+/// A window over numbered pages loses no item when the list moves under it: items
+/// published at the head shift every page, and the pages between are fetched again
+/// until the items shown are contiguous. Over real `URLSession` against a loopback
+/// server of posts, ten a page, with `X-Total-Count`.
+@MainActor
+@Suite("A window closes the gaps a moving list leaves", .timeLimit(.minutes(1)))
+struct WindowGapTests {
+    let server: LoopbackServer
+    /// The list the server holds, head first.
+    let list = Locked(Array(1...100))
+
+    init() throws {
+        server = try LoopbackServer()
+        server.route("/posts") { [list] request in
+            let all = list.withLock { $0 }
+            let page = request.query("page").flatMap(Int.init) ?? 1
+            let size = request.query("per_page").flatMap(Int.init) ?? 10
+            return .json(Post.list(all.dropFirst((page - 1) * size).prefix(size)))
+                .header("X-Total-Count", "\(all.count)")
+        }
+    }
+
+    /// A window of two pages scrolled to pages 2 and 3: posts 11 to 30.
+    private func scrolledWindow() async -> WindowedPosts {
+        let window = WindowedPosts(server: server)
+        await window.loadFirstPage()
+        await window.loadNextPage()
+        await window.loadNextPage()
+        #expect(window.ids == Array(11...30))
+        return window
+    }
+
+    @Test("posts published at the head: scrolling back shows every post, none skipped")
+    func publishedAtTheHead() async throws {
+        let window = await scrolledWindow()
+        list.withLock { $0.insert(contentsOf: [104, 103, 102, 101], at: 0) }
+
+        await window.loadPreviousPage()
+
+        #expect(window.ids == [104, 103, 102, 101] + Array(1...20))
+        #expect(window.pagination.totalCount == 104)
+        #expect(server.requestCount(for: "/posts") == 5)  // page 1, then page 2 again
+    }
+
+    @Test("posts removed at the head: the next page shows every post, none skipped")
+    func removedAtTheHead() async throws {
+        let window = await scrolledWindow()
+        list.withLock { $0.removeFirst(4) }
+
+        await window.loadNextPage()
+
+        #expect(window.ids == Array(21...44))  // page 4 now starts at 35: 31 to 34 fetched with it
+        #expect(window.pagination.totalCount == 96)
+    }
+
+    @Test("a list that did not move costs no extra request")
+    func unmovedList() async throws {
+        let window = await scrolledWindow()
+
+        await window.loadPreviousPage()
+
+        #expect(window.ids == Array(1...20))
+        #expect(server.requestCount(for: "/posts") == 4)
+    }
+}
+
+/// A window of two numbered pages of the server's posts.
+@MainActor
+private final class WindowedPosts: Paginating {
+    let loading = LoadingCore<[Post]>()
+    let webservice = Webservice(transport: URLSessionTransport())
+    let server: LoopbackServer
+    let maxPages: Int? = 2
+
+    init(server: LoopbackServer) {
+        self.server = server
+    }
+
+    func configure(value: [Post]) {}
+
+    func resource(forPage page: Int?) -> Resource<Page<Post, Int>> {
+        .pageNumber(url: server.url("/posts"), page: page, size: 10)
+    }
+
+    var ids: [Int] { loadingState.content?.map(\.id) ?? [] }
+}
