@@ -10,6 +10,19 @@ import LoadingKitTesting
 // `// snippet: NAME` and `// end snippet` must appear verbatim (indentation aside) as
 // a code block of a document; DocumentationTests checks that it does.
 
+// snippet: readme-album
+struct Album: Codable, Sendable {
+    let id: Int
+    let title: String
+}
+
+@MainActor final class AlbumScreen: Loading {
+    let loading = LoadingCore<Album>()  // the one stored property a screen needs
+    private(set) var title = ""
+    func configure(value: Album) { title = value.title }
+}
+// end snippet
+
 // snippet: model
 struct Episode: Codable, Sendable {
     let id: Int
@@ -39,11 +52,13 @@ enum DocumentationSnippets {
         // end snippet
     }
 
-    static func loadingDirectly() async throws {
-        // snippet: load-webservice
-        let webservice = Webservice()  // URLSessionTransport, one shared session
-        let episode = try await webservice.load(Episode.resource(id: 1))
-        print(episode.title)
+    static func loadingAnAlbum() async {
+        // snippet: readme-album-load
+        // JSONPlaceholder, a public test API: any JSON GET works the same way.
+        let url = URL(string: "https://jsonplaceholder.typicode.com/albums/1")!
+        let screen = AlbumScreen()
+        await screen.load(resource: Resource<Album>(url: url))  // only if nothing is loaded yet
+        print(screen.title, screen.loadingState.placeholder)  // quidem molestiae enim content
         // end snippet
     }
 

@@ -91,49 +91,6 @@ enum SwiftUIArticle {
     }
 #endif
 
-/// The README's SwiftUI list, on the article's episodes.
-enum ReadmeSwiftUI {
-    typealias Episode = SwiftUIArticle.Episode
-
-    // snippet: readme-swiftui-model
-    @Observable @MainActor final class EpisodeList: Paginating, Refreshable {
-        let loading = LoadingCore<[Episode]>()
-        func resource(forPage next: URL?) -> Resource<Page<Episode, URL>> {
-            .linked(url: next ?? Episode.firstPage)  // follows Link: <…>; rel="next"
-        }
-        func refreshResource(newerThan first: Episode?) -> Resource<[Episode]> {
-            Resource(url: Episode.firstPage)  // new episodes are merged at the head
-        }
-    }
-    // end snippet
-}
-
-extension SwiftUIArticle.Episode {
-    static let firstPage = URL(string: "https://api.example.com/episodes")!
-}
-
-#if canImport(SwiftUI)
-    extension ReadmeSwiftUI {
-        struct EpisodeListView: View {
-            let list: EpisodeList
-
-            var body: some View {
-                let rows = list.loadingState.content ?? []
-                // snippet: readme-swiftui-view
-                List {
-                    ForEach(Array(rows.enumerated()), id: \.element.id) { index, episode in
-                        Text(episode.title)
-                            .onAppear { list.loadNextPageIfNeeded(currentIndex: index) }
-                    }
-                }
-                .refreshable { await list.refresh() }
-                .task { await list.loadFirstPage() }
-                // end snippet
-            }
-        }
-    }
-#endif
-
 // snippet: networking-model
 struct Article: Codable, Sendable {
     let id: Int
