@@ -91,7 +91,12 @@ struct CacheDrillParent {
                 "--seed", "\(UInt64(random.next() * 0x1_0000_0000))",
             ] + (writes.map { ["--writes", "\($0)"] } ?? [])
         process.standardOutput = FileHandle.nullDevice
-        try? process.run()
+        do {
+            try process.run()
+        } catch {
+            print("error: could not start a writing process: \(error)")
+            exit(1)
+        }
         return process
     }
 

@@ -48,7 +48,7 @@ struct FreshnessTriggerTests {
 
         clock.advance(by: .seconds(30))
         await waitUntil(screen, shows: [2])
-        await clock.waitForSleepers(1)
+        await clock.waitForSleepers(2)  // sleeps counted since the clock was made
         latest.withLock { $0 = 3 }
         clock.advance(by: .seconds(30))
         await waitUntil(screen, shows: [3])
@@ -65,11 +65,15 @@ struct FreshnessTriggerTests {
 
         screen?.loadingDidDisappear()
         #expect(clock.sleeperCount == 0)
+        // A load that ends while the view is gone starts no timer either.
+        await screen?.load(resource: posts, policy: .force)
+        #expect(clock.sleeperCount == 0)
         screen?.loadingDidAppear()
-        await clock.waitForSleepers(1)
+        await clock.waitForSleepers(2)  // sleeps counted since the clock was made
+        #expect(clock.sleeperCount == 1)
         screen = nil
         #expect(clock.sleeperCount == 0)
-        #expect(server.requestCount(for: "/posts") == 2)
+        #expect(server.requestCount(for: "/posts") == 3)
     }
 
     @Test(

@@ -96,3 +96,47 @@ struct KeepPreviousTests {
         #expect(server.requestCount(for: "/search") == 3)
     }
 }
+
+/// A refreshable list of search results.
+@MainActor
+private final class ResultsScreen: Refreshable {
+    let loading = LoadingCore<[Post]>()
+    let webservice = Webservice(transport: URLSessionTransport())
+    var query: Resource<[Post]>
+
+    init(query: Resource<[Post]>) {
+        self.query = query
+    }
+
+    func configure(value: [Post]) {}
+
+    func refreshResource(newerThan first: Post?) -> Resource<[Post]> { query }
+}
+
+extension KeepPreviousTests {
+    @Test(
+        "a refresh while the previous content is kept loads the new resource, merging nothing into it"
+    )
+    func refreshDoesNotMergeIntoPrevious() async throws {
+        let screen = ResultsScreen(query: search("a"))
+        await screen.load(resource: search("a"))
+        screen.query = search("broken")
+        let failing = screen.startLoading(
+            resource: search("broken"),
+            policy: .ifNeeded.keepingPreviousContent
+        )
+        await arrived.wait(for: 1)
+        held.signal()
+        await failing.finish()
+        #expect(screen.loadingState.isPreviousContent)
+
+        screen.query = search("ab")
+        let refreshing = Task { await screen.refresh() }
+        await arrived.wait(for: 2)
+        held.signal()
+        await refreshing.value
+
+        #expect(screen.loadingState.content?.map(\.id) == [3])
+        #expect(!screen.loadingState.isPreviousContent)
+    }
+}

@@ -531,6 +531,32 @@ struct OutboxTests {
         #expect(sent == ["Bearer secret-token"])
     }
 
+    @Test("a header field the webservice names a credential is never written to the outbox")
+    func namedCredentialsStayOffDisk() async throws {
+        let webservice = Webservice(
+            transport: URLSessionTransport(),
+            configuration: .init(
+                credentialNames: ["X-Tenant"],
+                monitor: recorder,
+                outbox: Outbox(directory: directory)
+            )
+        )
+        let screen = await screen(on: webservice)
+        server.stop()
+        let mutation = try server.rename(1, to: "Named").keptUntilSent()
+        await sendQueued(
+            Mutation(mutation.resource.header("X-Tenant", "tenant-secret")).keptUntilSent(),
+            from: screen
+        )
+
+        let contents = try files.map { try Data(contentsOf: directory.appending(path: $0)) }
+        #expect(contents.count == 1)
+        #expect(
+            !contents.contains { String(decoding: $0, as: UTF8.self).contains("tenant-secret") }
+        )
+        try server.start()
+    }
+
     @Test("a screen's task says a write is queued, not failed")
     func taskSaysQueued() async throws {
         let screen = await screen(on: webservice())

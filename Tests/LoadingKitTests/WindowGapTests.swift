@@ -59,6 +59,20 @@ struct WindowGapTests {
         #expect(window.pagination.totalCount == 96)
     }
 
+    @Test(
+        "posts published at the head, then a page down and back up: the gap at the head end is closed too"
+    )
+    func publishedThenScrolledBothWays() async throws {
+        let window = await scrolledWindow()
+        list.withLock { $0.insert(contentsOf: [104, 103, 102, 101], at: 0) }
+        await window.loadNextPage()  // page 4 repeats posts 27 to 30: only 31 to 36 go in
+        #expect(window.ids == Array(21...36))
+
+        await window.loadPreviousPage()
+
+        #expect(window.ids == Array(7...30))
+    }
+
     @Test("a list that did not move costs no extra request")
     func unmovedList() async throws {
         let window = await scrolledWindow()

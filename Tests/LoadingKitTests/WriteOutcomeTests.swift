@@ -55,6 +55,27 @@ struct WriteOutcomeTests {
         #expect(server.titles[1] == "Renamed")
     }
 
+    @Test(
+        "a save a gateway answered 502 or 504 after the server applied it is revalidated",
+        arguments: [502, 504]
+    )
+    func gatewayFailureIsRevalidated(_ status: Int) async throws {
+        let server = try IdempotentPostServer(posts: [1])
+        server.state.withLock { $0.statusAfterApplying = status }
+        let webservice = Webservice(transport: URLSessionTransport())
+        let post = server.resource(ofPost: 1)
+        _ = try await webservice.load(post)
+
+        await #expect(throws: WebserviceError.self) {
+            try await webservice.send(server.rename(1, to: "Renamed"))
+        }
+
+        #expect(webservice.storedValue(for: post)?.isStale == true)
+        let screen = DetailScreen(webservice: webservice)
+        await screen.load(resource: post, policy: .ifNeeded)
+        #expect(screen.loadingState.content?.title == "Renamed")
+    }
+
     @Test("a save refused with a status is taken back and stays fresh: the server said no")
     func refusedSaveStaysFresh() async throws {
         let server = try IdempotentPostServer(posts: [1])

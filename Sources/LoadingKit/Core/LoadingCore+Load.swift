@@ -239,7 +239,7 @@ extension LoadingCore {
         for loader: some Loading<Value>,
         with apply: (Loaded) throws(LoadingError) -> Void
     ) throws(LoadingError) {
-        if fetched.isNotModified, current.content != nil, fetched.validators == contentValidators {
+        if fetched.isNotModified, current.showsOwnContent, fetched.validators == contentValidators {
             contentDirectives = fetched.cacheDirectives
             markLoaded(for: loader)
             return

@@ -26,6 +26,8 @@ extension LoadingCore {
         var deferredPages: [DeferredPage] = []
         /// The wait before the next revalidation, when the screen asks for them.
         var poll: Task<Void, Never>?
+        /// Whether the screen's view is gone: no revalidation waits until it appears.
+        var isPollingPaused = false
     }
 
     // MARK: - Operations

@@ -100,6 +100,7 @@ extension Loading {
     ///   load.
     @discardableResult
     public func loadingDidAppear() -> LoadTask? {
+        loading.resumePolling()
         guard let start = Self.loadingLifecycle.reload(self, .ifNeeded) else { return nil }
         // Fresh content skips the load: the revalidations start again from now.
         loading.schedulePoll(for: self)
@@ -107,10 +108,10 @@ extension Loading {
     }
 
     /// Call when the content's view disappears: stops the revalidations of
-    /// ``revalidationInterval`` until the next load, and cancels the load in flight
-    /// when ``cancelsLoadingOnDisappear`` is `true`.
+    /// ``revalidationInterval`` until ``loadingDidAppear()``, and cancels the load in
+    /// flight when ``cancelsLoadingOnDisappear`` is `true`.
     public func loadingDidDisappear() {
-        loading.stopPolling()
+        loading.pausePolling()
         if cancelsLoadingOnDisappear {
             cancelLoading()
         }

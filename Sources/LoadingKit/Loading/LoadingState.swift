@@ -65,6 +65,10 @@ public struct LoadingState<Value: Sendable>: Sendable {
     /// Whether anything is in flight.
     public var isLoading: Bool { activity != .idle }
 
+    /// Whether content of the state's own resource is shown: content that is not the
+    /// previous resource's.
+    var showsOwnContent: Bool { content != nil && !isPreviousContent }
+
     /// Whether this is the unloaded state, as ``init()`` makes it.
     var isUnloaded: Bool {
         content == nil && activity == .idle && error == nil && !isEmpty && loadedAt == nil

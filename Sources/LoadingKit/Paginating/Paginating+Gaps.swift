@@ -1,18 +1,19 @@
 import LoadingKitNetworking
 
 /// Closing the gap a window over numbered or offset pages would leave when the list
-/// moved under it: items published at the head shift every page, so a page asked for
-/// before the content no longer ends where the content starts (and items removed at
-/// the head do the same after it). When a page's total count differs from the one the
-/// content was loaded with, and the page does not reach the item shown next to it, the
-/// pages between are fetched again — one request each, at most
+/// moved under it: items published at the head shift every page back, so a page asked
+/// for before the content no longer ends where the content starts; items removed at
+/// the head shift them forward, so a page asked for after the content no longer starts
+/// where it ends. When a page's total count grew (before the content) or shrank (after
+/// it) since the page at that end was fetched, and the page does not reach the item
+/// shown next to it, the pages between are fetched again — one request each, at most
 /// ``PageGap/maximumPages`` — and their items go in with the page, so that the items
 /// shown stay contiguous. Items must be `Identifiable` for it.
 struct PageGap<Item: Sendable>: Sendable {
     /// The most pages fetched to close one gap.
     static var maximumPages: Int { 5 }
 
-    /// The total count the content was loaded with.
+    /// The total count when the page at that end of the content was fetched.
     let total: Int?
     /// The item shown next to where the page goes: the first for a page before the
     /// content, the last for one after it.
@@ -28,7 +29,7 @@ struct PageGap<Item: Sendable>: Sendable {
         fetch: (Cursor) async throws -> Page<Item, Cursor>
     ) async throws -> Page<Item, Cursor> {
         guard let neighbour = neighbour.flatMap(identifier), let total,
-            let now = page.totalCount, now != total,
+            let now = page.totalCount, direction == .previous ? now > total : now < total,
             !page.items.contains(where: { identifier($0) == neighbour })
         else { return page }
         var items = page.items

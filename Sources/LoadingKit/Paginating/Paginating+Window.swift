@@ -194,7 +194,7 @@ extension Paginating {
             direction == .next ? .loadingNextPage : .loadingPreviousPage
         let shown = core.current.content
         let gap = PageGap(
-            total: pagination.totalCount,
+            total: pagination.total(atEnd: direction),
             neighbour: direction == .next
                 ? shown.flatMap { $0.dropFirst(max(0, $0.count - 1)).first } : shown?.first,
             identifier: Self.identifier

@@ -23,6 +23,8 @@ public struct PaginationState<Cursor: Sendable>: Sendable {
         var count: Int
         let previous: Cursor?
         let next: Cursor?
+        /// The list's total count when the page was fetched, if its response said.
+        var total: Int? = nil
     }
 
     /// The pages of the content, head first.
@@ -124,7 +126,13 @@ public struct PaginationState<Cursor: Sendable>: Sendable {
         var asking = cursor
         for (page, count) in zip(fetched, counts) {
             pages.append(
-                PageRecord(cursor: asking, count: count, previous: page.previous, next: page.next)
+                PageRecord(
+                    cursor: asking,
+                    count: count,
+                    previous: page.previous,
+                    next: page.next,
+                    total: page.totalCount
+                )
             )
             asking = page.next
         }
@@ -150,7 +158,8 @@ public struct PaginationState<Cursor: Sendable>: Sendable {
             cursor: cursor,
             count: count,
             previous: page.previous,
-            next: page.next
+            next: page.next,
+            total: page.totalCount
         )
         switch end {
         case .next:
@@ -264,6 +273,12 @@ public struct PaginationState<Cursor: Sendable>: Sendable {
     /// it was asked for as the first page or its response names no page before it.
     var isAtHead: Bool {
         droppedHead.isEmpty && (pages.first.map { $0.cursor == nil || $0.previous == nil } ?? true)
+    }
+
+    /// The list's total count when the page at the end toward `direction` was fetched:
+    /// a page fetched beyond it with another total shows the list moved since.
+    func total(atEnd direction: PageDirection) -> Int? {
+        (direction == .previous ? pages.first : pages.last)?.total
     }
 
     /// The cursor of the head page, where a reload of the pages held starts.

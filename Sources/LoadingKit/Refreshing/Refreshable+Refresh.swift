@@ -61,7 +61,8 @@ extension Refreshable {
         {
             return .joined(inFlight)
         }
-        guard let content = state.content else {
+        // Another resource's content, kept while this one loads, is no base to merge into.
+        guard let content = state.content, !state.isPreviousContent else {
             return Self.loadingLifecycle.firstLoad?(self) ?? beginFirstLoad()
         }
         if !Self.loadingLifecycle.mergesAtHead(self),

@@ -81,7 +81,11 @@ final class StoreSubscription<Loader: Loading>: StoredValueObserver {
             as: identity,
             elements: elements
         )
-        _ = loader.loading.edit(edit, sharing: false, for: loader)
+        if loader.loading.edit(edit, sharing: false, for: loader) {
+            // The rows are no stored version of the list now: an answer equal to the
+            // stored list still replaces them.
+            loader.loading.contentVersion = nil
+        }
     }
 
     func forgetAccount() {

@@ -84,8 +84,9 @@ extension Webservice {
     /// Stores the answer of a mutation that succeeded where it says, takes its
     /// optimistic changes off — kept in the base on success — and, when the server has
     /// or may have the change (its outcome is unknown: cancelled or timed out after it
-    /// was sent, its connection lost, its answer unreadable), makes what it changed stale
-    /// and refuses the answers of loads sent before.
+    /// was sent, its connection lost, its answer unreadable, a gateway's `502` or `504`,
+    /// or a failure after retries), makes what it changed stale and refuses the answers
+    /// of loads sent before.
     func settle<A: Sendable>(
         _ mutation: Mutation<A>,
         startedAs start: MutationStart,
@@ -94,7 +95,10 @@ extension Webservice {
     ) {
         // An answer for an account no longer signed in is not stored for the next.
         let answer = accountChanged(since: start.account) ? nil : try? outcome.get().value
-        let mayBeApplied = answer != nil || (wasSent && outcome.mayHaveBeenApplied)
+        // A retried write may have been applied by an attempt before the last, whatever
+        // the last one met — unless the server refused it.
+        let retried = mutation.retry.maximumAttempts > 1 && !outcome.isRefusal
+        let mayBeApplied = answer != nil || (wasSent && (outcome.mayHaveBeenApplied || retried))
         if mayBeApplied || start.answerMayBeOutdated {
             writes.noteSettling(start.turn)
         }
@@ -193,11 +197,17 @@ extension Result where Failure == WebserviceError {
     /// Whether a write sent with this outcome may have been applied by the server:
     /// anything but a refusal it answered, or a connection that was never made.
     fileprivate var mayHaveBeenApplied: Bool {
+        isRefusal ? false : mayHaveReachedServer
+    }
+
+    /// Whether the server, or the kit before sending, refused the write: a status
+    /// other than a gateway's `502` or `504`, which may come after the server applied
+    /// it.
+    fileprivate var isRefusal: Bool {
         switch self {
-        case .failure(.badStatus), .failure(.authentication), .failure(.queued),
-            .failure(.outboxRefused):
-            false
-        default: mayHaveReachedServer
+        case .failure(.badStatus(let failure)): ![502, 504].contains(failure.statusCode)
+        case .failure(.authentication), .failure(.queued), .failure(.outboxRefused): true
+        default: false
         }
     }
 }

@@ -22,9 +22,10 @@ import Synchronization
 /// request to its server gets an answer, on ``resume()``, and when a webservice starts
 /// with the outbox. A write the server rejects with a `4xx` leaves it, its optimistic
 /// changes taken back. Header fields that carry credentials (`Authorization`, `Cookie`,
-/// `X-API-Key` — any whose name has a word such as `token`, `key`, `secret` or `auth`)
-/// are never written: they are taken from the request the app builds when the write is
-/// sent. The URL is written as it is: keep credentials out of it.
+/// `X-API-Key` — any whose name has a word such as `token`, `key`, `secret` or `auth`,
+/// or that the webservice's `credentialNames` lists) are never written: they are taken
+/// from the request the app builds when the write is sent. The URL is written as it is:
+/// keep credentials out of it.
 ///
 /// A file that does not read back whole is removed and reported, never a crash. Give
 /// each outbox a directory of its own, and one webservice.
@@ -192,7 +193,8 @@ public final class Outbox: Sendable {
         scope: String?,
         kind: String?,
         input: Data?,
-        account: String?
+        account: String?,
+        credentials: CredentialNames
     ) throws(OutboxRefusal) -> OutboxRecord {
         let sequence = state.withLock { state -> UInt64 in
             state.lastSequence += 1
@@ -206,7 +208,8 @@ public final class Outbox: Sendable {
                 kind: kind,
                 input: input,
                 account: account,
-                request: request
+                request: request,
+                credentials: credentials
             )
         else { throw .cannotWrite }
         let contents = record.fileContents
@@ -466,11 +469,16 @@ public final class Outbox: Sendable {
             }
             guard name.hasSuffix(".lkob") else { continue }
             // Past the hard cap a file is not one the outbox wrote: it is never read.
-            guard
-                case .contents(let contents) = DiskFile.contents(
-                    atPath: path,
-                    limit: max(maximumSize, Self.largestFile)
-                ),
+            let reading = DiskFile.contents(atPath: path, limit: max(maximumSize, Self.largestFile))
+            switch reading {
+            case .missing: continue
+            case .unavailable(let reason):
+                // Left for a later start: a locked device loses no write.
+                log("could not read outbox file \(name): \(reason)")
+                continue
+            case .refused, .contents: break
+            }
+            guard case .contents(let contents) = reading,
                 let record = OutboxRecord(fileContents: contents), record.fileName == name
             else {
                 log("removed unreadable outbox file \(name)")

@@ -7,9 +7,6 @@ import Foundation
 /// One write as the outbox keeps it on disk: what is needed to send it again after a
 /// relaunch — never a credential.
 struct OutboxRecord: Sendable {
-    /// The header fields never written to disk — those whose names are a credential's:
-    /// they are taken at send time from the request the app builds.
-    static let credentials = CredentialNames()
 
     /// The write's place in the order writes were kept.
     let sequence: UInt64
@@ -29,16 +26,20 @@ struct OutboxRecord: Sendable {
     let headers: [(name: String, value: String)]
     let body: Data?
 
-    /// The request to send: the one recorded, with the credential fields of
-    /// `credentials` (the request the app builds now) and the idempotency key.
-    func request(credentialsFrom credentials: URLRequest?) -> URLRequest {
+    /// The request to send: the one recorded, with the fields `names` calls
+    /// credentials taken from `credentials` (the request the app builds now), and the
+    /// idempotency key.
+    func request(
+        credentialsFrom credentials: URLRequest?,
+        names: CredentialNames
+    ) -> URLRequest {
         var request = URLRequest(url: url)
         request.httpMethod = method
         for (name, value) in headers {
             request.setValue(value, forHTTPHeaderField: name)
         }
         for (name, value) in credentials?.allHTTPHeaderFields ?? [:]
-        where Self.credentials.contains(name) {
+        where names.contains(name) {
             request.setValue(value, forHTTPHeaderField: name)
         }
         request.setValue(idempotencyKey, forHTTPHeaderField: "Idempotency-Key")
@@ -63,8 +64,9 @@ struct OutboxRecord: Sendable {
 }
 
 extension OutboxRecord {
-    /// The record of `request`, kept as write `sequence` with `idempotencyKey`; `nil`
-    /// when the request has no URL.
+    /// The record of `request`, kept as write `sequence` with `idempotencyKey`, the
+    /// header fields `credentials` names left out — they are never written to disk;
+    /// `nil` when the request has no URL.
     init?(
         sequence: UInt64,
         idempotencyKey: String,
@@ -72,7 +74,8 @@ extension OutboxRecord {
         kind: String?,
         input: Data?,
         account: String?,
-        request: URLRequest
+        request: URLRequest,
+        credentials: CredentialNames
     ) {
         guard let url = request.url else { return nil }
         self.init(
@@ -85,7 +88,7 @@ extension OutboxRecord {
             method: request.httpMethod ?? "GET",
             url: url,
             headers: (request.allHTTPHeaderFields ?? [:])
-                .filter { !Self.credentials.contains($0.key) }
+                .filter { !credentials.contains($0.key) }
                 .sorted { $0.key < $1.key }
                 .map { (name: $0.key, value: $0.value) },
             body: request.httpBody

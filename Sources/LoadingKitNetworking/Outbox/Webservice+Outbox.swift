@@ -42,7 +42,8 @@ extension Webservice {
                 scope: mutation.scope,
                 kind: keeping.kind,
                 input: keeping.input,
-                account: account
+                account: account,
+                credentials: configuration.credentials
             )
         } catch {
             report(.outboxRefused(error), about: mutation.resource)
@@ -81,7 +82,10 @@ extension Webservice {
         isReplay: Bool
     ) async -> Result<A, WebserviceError> {
         var resource = mutation.resource
-        resource.request = record.request(credentialsFrom: mutation.resource.request)
+        resource.request = record.request(
+            credentialsFrom: mutation.resource.request,
+            names: configuration.credentials
+        )
         let result: Result<Fetched<A>, WebserviceError>
         // Sent only with the credential of the account that made it.
         result = await Authenticator.$requiredAccount.withValue(record.account) {
@@ -199,7 +203,9 @@ extension Webservice {
     /// again as recorded, with no change shown and no answer stored.
     func restoredWrite(recordedOnly record: OutboxRecord) -> KeptWrite {
         var mutation = Mutation(
-            Resource<Void>(request: record.request(credentialsFrom: nil)) { _, _ in }
+            Resource<Void>(
+                request: record.request(credentialsFrom: nil, names: configuration.credentials)
+            ) { _, _ in }
         )
         if let scope = record.scope {
             mutation = mutation.scoped(scope)

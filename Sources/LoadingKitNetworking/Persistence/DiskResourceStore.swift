@@ -86,6 +86,9 @@ public final class DiskResourceStore: ResourceStore {
         let record: PersistedRecord?
         switch DiskFile.contents(atPath: directoryPath + name, limit: maximumSize) {
         case .missing: return nil
+        case .unavailable(let reason):
+            log("could not read stored file \(name): \(reason)")
+            return nil
         case .refused(let reason):
             log("removed stored file \(name): \(reason)")
             record = nil

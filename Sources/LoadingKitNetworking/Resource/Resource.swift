@@ -225,9 +225,9 @@ extension Resource {
     /// A copy that gives up once `seconds` have passed since it was sent, however
     /// slowly its body arrives (``URLSessionTransport``'s overall deadline). Every
     /// request has such a deadline: `URLRequest`'s default is 60 seconds; `.infinity`
-    /// sets none. A ``URLSessionTransport`` ends it at its own
-    /// ``URLSessionTransport/Configuration/timeout`` when that comes first: both are
-    /// overall deadlines, and the earlier one wins.
+    /// sets none. A ``URLSessionTransport`` given a
+    /// ``URLSessionTransport/Configuration/timeout`` (none by default) ends it at that
+    /// one when it comes first: both are overall deadlines, and the earlier one wins.
     ///
     /// FoundationNetworking on Linux truncates timeouts to whole seconds and fires a
     /// timeout below one second at once, so values are rounded up to at least 1 s.

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -21,6 +22,9 @@ enum DiskFile {
         /// the limit — which was not read; the reason names its size, never its
         /// contents.
         case refused(reason: String)
+        /// A file that could not be read now — no permission while the device is
+        /// locked, no descriptor left, an I/O error: it is left as it is.
+        case unavailable(reason: String)
         /// The file's bytes.
         case contents(Data)
     }
@@ -32,23 +36,31 @@ enum DiskFile {
         guard descriptor >= 0 else {
             let failure = errno
             return [ENOENT, ENOTDIR].contains(failure)
-                ? .missing : .refused(reason: "errno \(failure)")
+                ? .missing : .unavailable(reason: "errno \(failure)")
         }
         defer { close(descriptor) }
         var status = stat()
-        guard fstat(descriptor, &status) == 0 else { return .refused(reason: "errno \(errno)") }
+        guard fstat(descriptor, &status) == 0 else { return .unavailable(reason: "errno \(errno)") }
         guard status.st_mode & S_IFMT == S_IFREG else { return .refused(reason: "not a file") }
         let size = Int(status.st_size)
         guard size <= limit else { return .refused(reason: "\(size) bytes, over \(limit)") }
         var data = Data(count: size)
+        var failure: Int32 = 0
         let count = data.withUnsafeMutableBytes { buffer in
             var total = 0
             while total < size {
                 let read = read(descriptor, buffer.baseAddress! + total, size - total)
-                guard read > 0 else { break }
+                if read < 0, errno == EINTR { continue }
+                guard read > 0 else {
+                    failure = read < 0 ? errno : 0
+                    break
+                }
                 total += read
             }
             return total
+        }
+        if failure != 0 {
+            return .unavailable(reason: "errno \(failure)")
         }
         guard count == size else { return .refused(reason: "shorter than its size") }
         return .contents(data)
@@ -66,41 +78,52 @@ enum DiskFile {
         let path = directory.appending(path: name).path(percentEncoded: false)
         let temporary = directory.appending(path: temporaryName(for: name))
             .path(percentEncoded: false)
-        var descriptor = open(temporary, O_CREAT | O_WRONLY | O_TRUNC | O_CLOEXEC, 0o600)
+        let flags = O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC | O_NOFOLLOW
+        var descriptor = open(temporary, flags, 0o600)
         if descriptor < 0, errno == ENOENT {
             // The first write, or the directory was removed: create it and try again.
             try? FileManager.default.createDirectory(
                 at: directory,
                 withIntermediateDirectories: true
             )
-            descriptor = open(temporary, O_CREAT | O_WRONLY | O_TRUNC | O_CLOEXEC, 0o600)
+            descriptor = open(temporary, flags, 0o600)
         }
         guard descriptor >= 0 else { return errno }
+        var failure: Int32?
         let written = contents.withUnsafeBytes { bytes in
             bytes.isEmpty ? 0 : write(descriptor, bytes.baseAddress, bytes.count)
         }
-        let synchronized = !synchronizes || fsync(descriptor) == 0
-        close(descriptor)
-        guard written == contents.count, synchronized, rename(temporary, path) == 0 else {
-            let failure = errno
-            unlink(temporary)
-            return failure
+        if written != contents.count {
+            failure = written < 0 ? errno : EIO
+        } else if synchronizes, fsync(descriptor) != 0 {
+            failure = errno
         }
-        return nil
+        close(descriptor)
+        if failure == nil, rename(temporary, path) != 0 {
+            failure = errno
+        }
+        if failure != nil {
+            unlink(temporary)
+        }
+        return failure
     }
 
     /// The temporary file a write of `name` goes to first: hidden, and named after the
-    /// writing process, so that two processes never write into one.
+    /// writing process and the write, so that no two writes share one.
     static func temporaryName(for name: String) -> String {
-        ".\(name).\(getpid()).tmp"
+        ".\(name).\(getpid())-\(writes.add(1, ordering: .relaxed).newValue).tmp"
     }
+
+    /// How many writes this process began: two writes of one name never share a file.
+    private static let writes = Atomic<UInt64>(0)
 
     /// Whether the file `name` is a temporary file a write left: one whose process is
     /// gone, or which is older than `age` — a write takes far less.
     static func isLeftover(_ name: String, in directory: URL, olderThan age: TimeInterval) -> Bool {
         guard name.hasPrefix("."), name.hasSuffix(".tmp") else { return false }
         let parts = name.split(separator: ".")
-        if parts.count >= 3, let process = Int32(parts[parts.count - 2]), process > 0,
+        let writer = parts.count >= 3 ? parts[parts.count - 2].split(separator: "-").first : nil
+        if let writer, let process = Int32(writer), process > 0,
             kill(process, 0) != 0, errno == ESRCH
         {
             return true

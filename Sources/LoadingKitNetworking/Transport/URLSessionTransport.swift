@@ -37,10 +37,10 @@ public final class URLSessionTransport: Transport {
         /// ``WebserviceError/responseTooLarge(limit:)`` without being buffered.
         /// Defaults to 64 MiB.
         public var maximumResponseSize: Int
-        /// The longest a request may take, in seconds, however slowly its body
+        /// The longest any request may take, in seconds, however slowly its body
         /// arrives: it ends with `URLError(.timedOut)` at this deadline or at its own
-        /// `timeoutInterval` (``Resource/timeout(_:)``), whichever comes first.
-        /// Defaults to 60; `.infinity` leaves the request's own.
+        /// `timeoutInterval` (``Resource/timeout(_:)``, 60 seconds unless set),
+        /// whichever comes first. Default: `.infinity`, so each request's own.
         public var timeout: TimeInterval
         /// The most connections open to one host at a time. Defaults to 6.
         public var maximumConnectionsPerHost: Int
@@ -66,7 +66,7 @@ public final class URLSessionTransport: Transport {
         ///   - clock: The clock request deadlines are kept on.
         public init(
             maximumResponseSize: Int = 64 << 20,
-            timeout: TimeInterval = 60,
+            timeout: TimeInterval = .infinity,
             maximumConnectionsPerHost: Int = 6,
             additionalHeaders: [String: String] = [:],
             redirects: RedirectPolicy = RedirectPolicy(),
@@ -103,10 +103,11 @@ public final class URLSessionTransport: Transport {
         let sessionConfiguration = URLSessionConfiguration.ephemeral
         sessionConfiguration.urlCache = nil
         sessionConfiguration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        sessionConfiguration.timeoutIntervalForRequest = min(
-            Self.longestTimeout,
-            max(1, configuration.timeout.rounded(.up))
-        )
+        // The time without data after which FoundationNetworking gives up; the
+        // deadlines above are the kit's own.
+        sessionConfiguration.timeoutIntervalForRequest =
+            configuration.timeout.isFinite
+            ? min(Self.longestTimeout, max(1, configuration.timeout.rounded(.up))) : 60
         sessionConfiguration.httpMaximumConnectionsPerHost = configuration.maximumConnectionsPerHost
         let queue = OperationQueue()
         queue.name = "LoadingKit.URLSessionTransport"

@@ -113,6 +113,8 @@ extension Webservice {
     /// current one by default); answered as expired, it is sent once more with the
     /// renewed one, and an answer that came after the account changed is another
     /// account's: it fails with ``AuthenticationFailure/accountChanged``, not stored.
+    /// A conditional request refused with `400` or `431` is sent once more
+    /// `withoutValidators`, and what it answers is stored without them.
     private func once<A: Sendable>(
         _ resource: Resource<A>,
         identity: ResourceIdentity,
@@ -121,7 +123,8 @@ extension Webservice {
         mayBeOvertaken: Bool,
         account: UInt64?,
         credential: Authenticator.Stamp? = nil,
-        replays: Int = 0
+        replays: Int = 0,
+        withoutValidators: Bool = false
     ) async -> Result<Fetched<A>, WebserviceError>? {
         var request = resource.request
         let stamp: Authenticator.Stamp?
@@ -143,7 +146,8 @@ extension Webservice {
             stored = restore(A.self, from: persistence, for: identity)
         }
         let conditional =
-            configuration.revalidates && stored?.validators != nil ? stored : nil
+            configuration.revalidates && !withoutValidators && stored?.validators != nil
+            ? stored : nil
         let conditionalValue = conditional?.value as? A
         if conditionalValue != nil {
             conditional?.validators?.apply(to: &request)
@@ -210,7 +214,8 @@ extension Webservice {
                     mayBeOvertaken: mayBeOvertaken,
                     account: account,
                     credential: renewed,
-                    replays: replays + 1
+                    replays: replays + 1,
+                    withoutValidators: withoutValidators
                 )
             case .failure(let failure):
                 return reportFailure(.authentication(failure), of: resource, since: started)
@@ -245,11 +250,11 @@ extension Webservice {
             return .success(confirmed)
         }
         guard resource.acceptableStatusCodes.contains(response.statusCode) else {
-            if let conditionalValue, [400, 431].contains(response.statusCode),
+            if conditionalValue != nil, [400, 431].contains(response.statusCode),
                 forgetValidators(of: identity)
             {
-                if let persistence {
-                    persist(conditionalValue, validators: nil, to: persistence)
+                if let persistence, let base = conditional?.base as? A {
+                    persist(base, validators: nil, to: persistence)
                 }
                 // The server refused the conditions: asked once more without them.
                 return await once(
@@ -260,7 +265,8 @@ extension Webservice {
                     mayBeOvertaken: mayBeOvertaken,
                     account: account,
                     credential: credential,
-                    replays: replays
+                    replays: replays,
+                    withoutValidators: true
                 )
             }
             let failure = WebserviceError.status(response, body: data, method: resource.method)
@@ -277,7 +283,7 @@ extension Webservice {
             )
             return reportFailure(failure, of: resource, since: started)
         }
-        let validators = Validators(response: response)
+        let validators = withoutValidators ? nil : Validators(response: response)
         let directives = CacheDirectives(fields: fields, receivedAt: date)
         if stores, !directives.forbidsStoring {
             let now = configuration.clock.continuousNow

@@ -19,6 +19,8 @@ final class IdempotentPostServer: Sendable {
         var apiKeys: [String?] = []
         /// The status `PATCH` answers with instead of applying, when set.
         var refusal: Int?
+        /// The status `PATCH` answers with after applying, when set: a gateway's.
+        var statusAfterApplying: Int?
         /// Runs on the server's thread as each `PATCH` arrives.
         var onPatch: (@Sendable () -> Void)?
         /// Runs on the server's thread after each `PATCH` is applied, before it is
@@ -96,7 +98,7 @@ final class IdempotentPostServer: Sendable {
                     state.applied.append((key ?? "", post.title))
                     state.titles[id] = post.title
                     applies.increment()
-                    return .json(post)
+                    return state.statusAfterApplying.map { .status($0) } ?? .json(post)
                 }
             }
         }
