@@ -53,6 +53,10 @@ public protocol Loading<ResourceType>: AnyObject, Sendable {
     /// Whether `value` counts as empty, which selects the empty placeholder. Default:
     /// `false`; for collections, `Collection.isEmpty`.
     ///
+    /// ```swift
+    /// func isEmpty(_ value: Inbox) -> Bool { value.threads.isEmpty }  // "No mail"
+    /// ```
+    ///
     /// - Parameter value: A loaded value.
     /// - Returns: Whether the empty placeholder shows for it.
     func isEmpty(_ value: ResourceType) -> Bool

@@ -240,7 +240,15 @@ extension Resource {
         return copy
     }
 
-    /// A copy that accepts `codes` instead of the current acceptable status codes.
+    /// A copy that accepts `codes` instead of the current acceptable status codes —
+    /// `200..<300` by default; any other status fails the load with
+    /// ``WebserviceError/badStatus(_:)``, its body kept in the failure.
+    ///
+    /// ```swift
+    /// // This API answers 422 with the same JSON shape, listing what it refused.
+    /// let accepted = IndexSet(200..<300).union(IndexSet(integer: 422))
+    /// let check = Resource<Reply>(url: url).accepting(statusCodes: accepted)
+    /// ```
     ///
     /// - Parameter codes: The status codes whose responses are parsed.
     /// - Returns: The copy.
