@@ -3,7 +3,7 @@ import Testing
 
 @testable import loadingkit_demo
 
-@Suite("loadingkit-demo's command line")
+@Suite("loadingkit-demo's command line", .timeLimit(.minutes(1)))
 struct DemoOptionsTests {
     @Test("a URL with a number of pages is read")
     func urlAndPages() throws {

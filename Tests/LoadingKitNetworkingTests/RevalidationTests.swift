@@ -7,7 +7,7 @@ import Testing
     import FoundationNetworking
 #endif
 
-@Suite("Conditional revalidation")
+@Suite("Conditional revalidation", .timeLimit(.minutes(1)))
 struct RevalidationTests {
     let mock = MockTransport()
     let url = URL(string: "https://api.example.com/episodes/1")!

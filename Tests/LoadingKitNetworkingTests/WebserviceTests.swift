@@ -7,7 +7,7 @@ import Testing
     import FoundationNetworking
 #endif
 
-@Suite("Webservice")
+@Suite("Webservice", .timeLimit(.minutes(1)))
 struct WebserviceTests {
     let mock = MockTransport()
     var webservice: Webservice { Webservice(transport: mock) }

@@ -7,7 +7,7 @@ import Testing
     import FoundationNetworking
 #endif
 
-@Suite("MockTransport")
+@Suite("MockTransport", .timeLimit(.minutes(1)))
 struct MockTransportTests {
     let mock = MockTransport()
     let base = "https://api.example.com"

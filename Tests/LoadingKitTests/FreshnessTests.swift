@@ -25,7 +25,7 @@ final class FreshScreen: Loading {
 }
 
 @MainActor
-@Suite("Freshness and revalidation of loaded content")
+@Suite("Freshness and revalidation of loaded content", .timeLimit(.minutes(1)))
 struct FreshnessTests {
     let mock = MockTransport()
     let clock = ManualClock()

@@ -4,7 +4,7 @@ import LoadingKitTesting
 import Testing
 
 @MainActor
-@Suite("Load policies")
+@Suite("Load policies", .timeLimit(.minutes(1)))
 struct LoadPolicyTests {
     let mock = MockTransport()
     let pilot = Episode(id: 1, title: "Pilot")

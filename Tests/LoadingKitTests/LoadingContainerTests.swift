@@ -4,7 +4,7 @@ import LoadingKitTesting
 import Testing
 
 @MainActor
-@Suite("LoadingContainer")
+@Suite("LoadingContainer", .timeLimit(.minutes(1)))
 struct LoadingContainerTests {
     struct Offline: Error {}
 

@@ -5,7 +5,7 @@ import Testing
 
 /// The rules of DESIGN.md's state model, one test each.
 @MainActor
-@Suite("Loading rules")
+@Suite("Loading rules", .timeLimit(.minutes(1)))
 struct LoadingRulesTests {
     let mock = MockTransport()
     let pilot = Episode(id: 1, title: "Pilot")

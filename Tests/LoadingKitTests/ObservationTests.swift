@@ -10,7 +10,7 @@ import Testing
 #endif
 
 @MainActor
-@Suite("Observing states")
+@Suite("Observing states", .timeLimit(.minutes(1)))
 struct ObservationTests {
     let mock = MockTransport()
     let pilot = Episode(id: 1, title: "Pilot")

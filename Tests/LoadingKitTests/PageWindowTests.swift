@@ -6,7 +6,7 @@ import Testing
 
 /// Previous pages and a bounded window of pages.
 @MainActor
-@Suite("Previous pages and the page window")
+@Suite("Previous pages and the page window", .timeLimit(.minutes(1)))
 struct PageWindowTests {
     let mock = MockTransport()
 

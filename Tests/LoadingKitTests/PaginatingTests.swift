@@ -5,7 +5,7 @@ import Testing
 
 /// The rules of paginated lists, against `MockTransport` and its gates.
 @MainActor
-@Suite("Paginating")
+@Suite("Paginating", .timeLimit(.minutes(1)))
 struct PaginatingTests {
     let mock = MockTransport()
     let postsURL = URL(string: "https://api.example.com/posts")!

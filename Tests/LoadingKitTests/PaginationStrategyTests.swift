@@ -10,7 +10,7 @@ import Testing
 
 /// Each ready-made strategy against `MockTransport`, on real recorded responses.
 @MainActor
-@Suite("Pagination strategies")
+@Suite("Pagination strategies", .timeLimit(.minutes(1)))
 struct PaginationStrategyTests {
     let mock = MockTransport()
     let snakeCase: JSONDecoder = {

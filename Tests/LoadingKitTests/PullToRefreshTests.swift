@@ -4,7 +4,7 @@ import LoadingKitTesting
 import Testing
 
 @MainActor
-@Suite("PullToRefresh")
+@Suite("PullToRefresh", .timeLimit(.minutes(1)))
 struct PullToRefreshTests {
     /// Records every call.
     final class Indicator: PullToRefreshIndicating {

@@ -4,7 +4,7 @@ import LoadingKitTesting
 import Testing
 
 @MainActor
-@Suite("Refreshable")
+@Suite("Refreshable", .timeLimit(.minutes(1)))
 struct RefreshableTests {
     let mock = MockTransport()
 
