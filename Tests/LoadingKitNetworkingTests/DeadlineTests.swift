@@ -32,50 +32,46 @@ struct DeadlineTests {
         #expect(failure.code == .timedOut)
     }
 
-    @Test("a trickling body ends at the deadline on the transport's clock")
-    func deadlineOnTheInjectedClock() async throws {
+    /// The server's trickling `/slow` body as a string, timed out after `seconds`.
+    func slow(on server: LoopbackServer, timeout seconds: TimeInterval) -> Resource<String> {
+        Resource<String>(request: URLRequest(url: server.url("/slow"))) { data, _ in
+            String(decoding: data, as: UTF8.self)
+        }.timeout(seconds)
+    }
+
+    /// Loads a trickling body through a transport timed out after `transportTimeout` on
+    /// a manual clock, the resource after `resourceTimeout`, moves the clock on 2 s and
+    /// expects the load to have timed out.
+    func expectTimedOutAfterTwoSeconds(
+        transportTimeout: TimeInterval,
+        resourceTimeout: TimeInterval
+    ) async throws {
         let server = try slowServer(every: .milliseconds(500))
         let clock = ManualClock()
-        let transport = URLSessionTransport(configuration: .init(timeout: 10, clock: clock))
-        let webservice = Webservice(transport: transport)
-        let slow = Resource<String>(request: URLRequest(url: server.url("/slow"))) { data, _ in
-            String(decoding: data, as: UTF8.self)
-        }.timeout(2)
-        let load = Task { try await webservice.load(slow) }
+        let transport = URLSessionTransport(
+            configuration: .init(timeout: transportTimeout, clock: clock)
+        )
+        let resource = slow(on: server, timeout: resourceTimeout)
+        let load = Task { try await Webservice(transport: transport).load(resource) }
         await server.waitForRequests(1)
         await clock.waitForSleepers(1)
         clock.advance(by: .seconds(2))
         await expectTimedOut { _ = try await load.value }
+    }
+
+    @Test("a trickling body ends at the deadline on the transport's clock")
+    func deadlineOnTheInjectedClock() async throws {
+        try await expectTimedOutAfterTwoSeconds(transportTimeout: 10, resourceTimeout: 2)
     }
 
     @Test("the transport's timeout is an overall deadline too, when it comes first")
     func transportTimeoutIsADeadline() async throws {
-        let server = try slowServer(every: .milliseconds(500))
-        let clock = ManualClock()
-        let transport = URLSessionTransport(configuration: .init(timeout: 2, clock: clock))
-        let slow = Resource<String>(request: URLRequest(url: server.url("/slow"))) { data, _ in
-            String(decoding: data, as: UTF8.self)
-        }.timeout(30)
-        let load = Task { try await Webservice(transport: transport).load(slow) }
-        await server.waitForRequests(1)
-        await clock.waitForSleepers(1)
-        clock.advance(by: .seconds(2))
-        await expectTimedOut { _ = try await load.value }
+        try await expectTimedOutAfterTwoSeconds(transportTimeout: 2, resourceTimeout: 30)
     }
 
     @Test("an infinite transport timeout leaves the request's own deadline")
     func infiniteTransportTimeout() async throws {
-        let server = try slowServer(every: .milliseconds(500))
-        let clock = ManualClock()
-        let transport = URLSessionTransport(configuration: .init(timeout: .infinity, clock: clock))
-        let slow = Resource<String>(request: URLRequest(url: server.url("/slow"))) { data, _ in
-            String(decoding: data, as: UTF8.self)
-        }.timeout(2)
-        let load = Task { try await Webservice(transport: transport).load(slow) }
-        await server.waitForRequests(1)
-        await clock.waitForSleepers(1)
-        clock.advance(by: .seconds(2))
-        await expectTimedOut { _ = try await load.value }
+        try await expectTimedOutAfterTwoSeconds(transportTimeout: .infinity, resourceTimeout: 2)
     }
 
     @Test("a deadline is kept on a clock with instants of its own")
@@ -83,11 +79,9 @@ struct DeadlineTests {
         let server = try slowServer(every: .milliseconds(500))
         let clock = SteppingClock()
         let transport = URLSessionTransport(configuration: .init(timeout: 10, clock: clock))
-        let slow = Resource<String>(request: URLRequest(url: server.url("/slow"))) { data, _ in
-            String(decoding: data, as: UTF8.self)
-        }.timeout(2)
+        let resource = slow(on: server, timeout: 2)
         // The clock jumps to each deadline as soon as it is slept on.
-        await expectTimedOut { _ = try await Webservice(transport: transport).load(slow) }
+        await expectTimedOut { _ = try await Webservice(transport: transport).load(resource) }
         #expect(clock.sleeps.count == 1)
         #expect(clock.sleeps.allSatisfy { $0 > .seconds(1.9) && $0 <= .seconds(2) })
     }
@@ -95,10 +89,8 @@ struct DeadlineTests {
     @Test("a trickling body ends at the deadline on the live clock, not when it is complete")
     func deadlineOnTheLiveClock() async throws {
         let server = try slowServer(every: .milliseconds(300))
-        let slow = Resource<String>(request: URLRequest(url: server.url("/slow"))) { data, _ in
-            String(decoding: data, as: UTF8.self)
-        }.timeout(2)
-        await expectTimedOut { _ = try await Webservice(transport: Self.transport).load(slow) }
+        let resource = slow(on: server, timeout: 2)
+        await expectTimedOut { _ = try await Webservice(transport: Self.transport).load(resource) }
     }
 
     @Test("an infinite timeout sets no deadline", arguments: [Double.infinity, 1e300])

@@ -30,6 +30,13 @@ struct KeepPreviousTests {
         Resource(url: server.url("/search?q=\(query)"))
     }
 
+    /// Lets the held answer go once request `arrival` has arrived, and waits for `task`.
+    private func answer(_ task: LoadTask, arrival: Int) async {
+        await arrived.wait(for: arrival)
+        held.signal()
+        await task.finish()
+    }
+
     /// A screen showing the results for `a`.
     private func screen() async -> PostsScreen {
         let screen = PostsScreen(webservice: Webservice(transport: URLSessionTransport()))
@@ -50,8 +57,7 @@ struct KeepPreviousTests {
         #expect(screen.loadingState.isPreviousContent)
         #expect(screen.loadingState.placeholder == .content)
         #expect(screen.loadingState.isLoading)
-        held.signal()
-        await task.finish()
+        await answer(task, arrival: 1)
 
         #expect(screen.ids == [3])
         #expect(!screen.loadingState.isPreviousContent)
@@ -66,8 +72,7 @@ struct KeepPreviousTests {
         await arrived.wait(for: 1)
         #expect(screen.ids == nil)
         #expect(screen.loadingState.placeholder == .loading)
-        held.signal()
-        await task.finish()
+        await answer(task, arrival: 1)
         #expect(screen.ids == [3])
     }
 
@@ -81,18 +86,14 @@ struct KeepPreviousTests {
             resource: search("broken"),
             policy: .ifNeeded.keepingPreviousContent
         )
-        await arrived.wait(for: 1)
-        held.signal()
-        await task.finish()
+        await answer(task, arrival: 1)
         #expect(screen.ids == [1, 2])
         #expect(screen.loadingState.isPreviousContent)
         #expect(screen.loadingState.error != nil)
 
         // Asked again, it is loaded again: the results shown are not its own.
         let again = screen.startLoading(resource: search("broken"), policy: .ifNeeded)
-        await arrived.wait(for: 2)
-        held.signal()
-        await again.finish()
+        await answer(again, arrival: 2)
         #expect(server.requestCount(for: "/search") == 3)
     }
 }
@@ -125,9 +126,7 @@ extension KeepPreviousTests {
             resource: search("broken"),
             policy: .ifNeeded.keepingPreviousContent
         )
-        await arrived.wait(for: 1)
-        held.signal()
-        await failing.finish()
+        await answer(failing, arrival: 1)
         #expect(screen.loadingState.isPreviousContent)
 
         screen.query = search("ab")

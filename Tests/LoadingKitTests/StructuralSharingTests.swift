@@ -18,8 +18,8 @@ struct StructuralSharingTests {
         server.route("/posts") { [answer] _ in .json(answer.withLock { $0 }) }
     }
 
-    @Test("a 200 equal to the value shown configures no screen, tells no other, and is fresh")
-    func identicalAnswer() async throws {
+    /// Two screens of one webservice showing the posts, and the posts' resource.
+    private func twoScreens() async -> (Webservice, Resource<[Post]>, PostsScreen, PostsScreen) {
         let webservice = Webservice(transport: URLSessionTransport())
         let posts = Resource<[Post]>(url: server.url("/posts"))
         let (list, other) = (
@@ -27,6 +27,12 @@ struct StructuralSharingTests {
         )
         await list.load(resource: posts)
         await other.load(resource: posts)
+        return (webservice, posts, list, other)
+    }
+
+    @Test("a 200 equal to the value shown configures no screen, tells no other, and is fresh")
+    func identicalAnswer() async throws {
+        let (webservice, posts, list, other) = await twoScreens()
         let (loadedAt, otherChanges) = (list.loadingState.loadedAt, other.stateChanges)
 
         await list.load(resource: posts, policy: .force)
@@ -41,13 +47,7 @@ struct StructuralSharingTests {
 
     @Test("a 200 that differs is new content on every screen showing it")
     func changedAnswer() async throws {
-        let webservice = Webservice(transport: URLSessionTransport())
-        let posts = Resource<[Post]>(url: server.url("/posts"))
-        let (list, other) = (
-            PostsScreen(webservice: webservice), PostsScreen(webservice: webservice)
-        )
-        await list.load(resource: posts)
-        await other.load(resource: posts)
+        let (_, posts, list, other) = await twoScreens()
         answer.withLock { $0 = Post.list([3, 1, 2]) }
 
         await list.load(resource: posts, policy: .force)

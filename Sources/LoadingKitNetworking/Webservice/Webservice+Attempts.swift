@@ -126,6 +126,24 @@ extension Webservice {
         replays: Int = 0,
         withoutValidators: Bool = false
     ) async -> Result<Fetched<A>, WebserviceError>? {
+        /// This request sent once more, as `credential` and `replays` say.
+        func again(
+            credential: Authenticator.Stamp?,
+            replays: Int,
+            withoutValidators: Bool
+        ) async -> Result<Fetched<A>, WebserviceError>? {
+            await once(
+                resource,
+                identity: identity,
+                attempt: attempt,
+                notifies: notifies,
+                mayBeOvertaken: mayBeOvertaken,
+                account: account,
+                credential: credential,
+                replays: replays,
+                withoutValidators: withoutValidators
+            )
+        }
         var request = resource.request
         let stamp: Authenticator.Stamp?
         switch await authenticate(&request, as: credential, for: account) {
@@ -206,13 +224,7 @@ extension Webservice {
             }
             switch next {
             case .success(let renewed):
-                return await once(
-                    resource,
-                    identity: identity,
-                    attempt: attempt,
-                    notifies: notifies,
-                    mayBeOvertaken: mayBeOvertaken,
-                    account: account,
+                return await again(
                     credential: renewed,
                     replays: replays + 1,
                     withoutValidators: withoutValidators
@@ -257,13 +269,7 @@ extension Webservice {
                     persist(base, validators: nil, to: persistence)
                 }
                 // The server refused the conditions: asked once more without them.
-                return await once(
-                    resource,
-                    identity: identity,
-                    attempt: attempt,
-                    notifies: notifies,
-                    mayBeOvertaken: mayBeOvertaken,
-                    account: account,
+                return await again(
                     credential: credential,
                     replays: replays,
                     withoutValidators: true
