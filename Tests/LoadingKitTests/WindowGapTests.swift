@@ -70,7 +70,26 @@ struct WindowGapTests {
 
         await window.loadPreviousPage()
 
-        #expect(window.ids == Array(7...30))
+        // Posts 27 to 30 are page 4's now: they left with it, and come back with it.
+        #expect(window.ids == Array(7...26))
+        await window.loadNextPage()
+        #expect(window.ids == Array(21...36))
+    }
+
+    @Test(
+        "posts published at the head, then two pages down and one back: the posts a page repeated stay"
+    )
+    func repeatedPostsStayWithTheirPage() async throws {
+        let window = await scrolledWindow()
+        list.withLock { $0.insert(contentsOf: [104, 103, 102, 101], at: 0) }
+        await window.loadNextPage()  // page 4 repeats posts 27 to 30, shown with page 3
+        await window.loadNextPage()  // page 5 drops page 3 from the window
+        #expect(window.ids == Array(27...46))
+
+        await window.loadPreviousPage()
+
+        #expect(window.ids == Array(17...36))
+        #expect(server.requestCount(for: "/posts") == 6)
     }
 
     @Test("a list that did not move costs no extra request")

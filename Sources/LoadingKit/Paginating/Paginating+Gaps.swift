@@ -59,4 +59,35 @@ struct PageGap<Item: Sendable>: Sendable {
         // Nothing shown was reached: the page goes in as the server gave it.
         return page
     }
+
+    /// How many items at the end of `content` toward `direction` open `page` (after
+    /// the content) or close it (before it): items the list moved from the page next
+    /// to it onto this one since that page was fetched. They are this page's from
+    /// now on, so that dropping the page they were shown with from the window does not
+    /// take them away while the server lists them on this page.
+    static func moved(
+        onto page: [Item],
+        toward direction: PageDirection,
+        from content: some Collection<Item>,
+        identifier: (Item) -> AnyHashable?
+    ) -> Int {
+        func ids(_ items: [Item]) -> [AnyHashable?] { items.map(identifier) }
+        let reach = min(page.count, content.count)
+        switch direction {
+        case .next:
+            let end = ids(Array(content.suffix(reach)))
+            guard let first = page.first.flatMap(identifier),
+                let start = end.lastIndex(of: first)
+            else { return 0 }
+            let moved = end.count - start
+            return end[start...].elementsEqual(ids(Array(page.prefix(moved)))) ? moved : 0
+        case .previous:
+            let head = ids(Array(content.prefix(reach)))
+            guard let last = page.last.flatMap(identifier),
+                let end = head.firstIndex(of: last)
+            else { return 0 }
+            let moved = end + 1
+            return head[...end].elementsEqual(ids(Array(page.suffix(moved)))) ? moved : 0
+        }
+    }
 }

@@ -300,6 +300,12 @@ extension Paginating {
         from cursor: Cursor?,
         _ direction: PageDirection
     ) throws(LoadingError) {
+        let moved = PageGap<ResourceType.Element>.moved(
+            onto: page.items,
+            toward: direction,
+            from: loadingState.content ?? ResourceType(),
+            identifier: Self.identifier
+        )
         let fresh = itemsToAppend(from: page.items)
         let batch = ResourceType(fresh)
         do {
@@ -314,6 +320,7 @@ extension Paginating {
                 page,
                 from: cursor,
                 count: fresh.count,
+                moved: moved,
                 toward: direction,
                 contentCount: before,
                 limit: maxPages

@@ -143,20 +143,36 @@ public struct PaginationState<Cursor: Sendable>: Sendable {
     }
 
     /// Adds a page asked for by `cursor` at one end of the content of `contentCount`
-    /// items — after it for `.next`, before it for `.previous` — dropping pages at the
-    /// other end beyond `limit`; returns how many items to remove from that other end.
+    /// items — after it for `.next`, before it for `.previous` — holding its `count`
+    /// new items and the `moved` items at that end of the content it repeats, and
+    /// drops pages at the other end beyond `limit`; returns how many items to remove
+    /// from that other end.
     mutating func add(
         _ page: Page<some Sendable, Cursor>,
         from cursor: Cursor?,
         count: Int,
+        moved: Int = 0,
         toward end: PageDirection,
         contentCount: Int,
         limit: Int?
     ) -> Int {
         settleHead(contentCount: contentCount)
+        // The items at that end of the content the page repeats become its own.
+        var moved = moved
+        switch end {
+        case .next where !pages.isEmpty:
+            moved = min(moved, pages[pages.count - 1].count)
+            pages[pages.count - 1].count -= moved
+            itemsAfterHead -= pages.count > 1 ? moved : 0
+        case .previous where !pages.isEmpty:
+            moved = min(moved, pages[0].count)
+            pages[0].count -= moved
+        default:
+            moved = 0
+        }
         let added = PageRecord(
             cursor: cursor,
-            count: count,
+            count: count + moved,
             previous: page.previous,
             next: page.next,
             total: page.totalCount
@@ -164,7 +180,7 @@ public struct PaginationState<Cursor: Sendable>: Sendable {
         switch end {
         case .next:
             _ = droppedTail.popLast()
-            itemsAfterHead += pages.isEmpty ? 0 : count
+            itemsAfterHead += pages.isEmpty ? 0 : added.count
             pages.append(added)
         case .previous:
             _ = droppedHead.popLast()
