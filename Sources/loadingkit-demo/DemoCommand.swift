@@ -63,7 +63,10 @@ enum DemoCommand {
             stories.server.stop()
         }
         if options.interactive, let terminal = renderer as? TerminalRenderer {
-            await InteractiveSession(feed: feed, renderer: terminal, webservice: webservice).run()
+            let keyboard = RawTerminal()
+            defer { keyboard.restore() }
+            await InteractiveSession(feed: feed, renderer: terminal, webservice: webservice)
+                .run(keys: keyboard.keys())
             return 0
         }
         let summary = await ScriptedSession(

@@ -14,6 +14,23 @@ enum DemoFormat {
         "\(Int((fraction * 100).rounded()))%"
     }
 
+    /// The page `cursor` asks for, as a person would name it: "page 3" when its query
+    /// numbers the page, else `otherwise`.
+    static func page(_ cursor: URL?, otherwise: String) -> String {
+        let items = cursor.flatMap { URLComponents(url: $0, resolvingAgainstBaseURL: false) }?
+            .queryItems
+        guard let number = items?.first(where: { $0.name == "page" })?.value.flatMap(Int.init)
+        else { return otherwise }
+        return "page \(number)"
+    }
+
+    /// Rows `range` of a list, counted from 1 as a person reads them: "row 4",
+    /// "rows 36–60".
+    static func rows(_ range: Range<Int>) -> String {
+        range.count == 1
+            ? "row \(range.lowerBound + 1)" : "rows \(range.lowerBound + 1)–\(range.upperBound)"
+    }
+
     /// A duration in milliseconds, with two decimals: "2.83 ms".
     static func milliseconds(_ duration: Duration) -> String {
         let components = duration.components

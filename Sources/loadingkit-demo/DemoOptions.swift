@@ -24,9 +24,9 @@ struct DemoOptions: Equatable {
         cache, edits made while the server is away, confirmed on its return, and a
         token that expires under five loads, renewed once.
 
-          --interactive  play yourself, in a terminal: r refresh, n next page,
-                         p previous page, f force reload, s server away or back,
-                         q quit
+          --interactive  play yourself, in a terminal: r publish stories and
+                         refresh, n next page, p previous page, f reload the pages
+                         held, s server away or back, q quit
           --url URL      load a real JSON API that paginates with Link headers
           --pages N      with --url, load at most N pages (default 3)
           --verbose      print, as lines, what the kit does and decides: each request

@@ -14,12 +14,8 @@ protocol DemoRenderer: AnyObject {
     func notice(_ text: String)
     /// Gives a person time to read the screen; the plain renderer goes straight on.
     func pause() async
-    /// The screen's state or rows changed.
-    func render(
-        _ state: LoadingState<[FeedItem]>,
-        pagination: PaginationState<URL>,
-        change: ContentChange?
-    )
+    /// The screen's state changed, or its rows by `change`.
+    func render(_ screen: FeedScreen, change: ContentChange?)
     /// The progress line: the main feed's pages, items, requests, time per request;
     /// empty while another screen is shown.
     func progress(_ text: String)

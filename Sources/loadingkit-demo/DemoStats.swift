@@ -41,28 +41,42 @@ final class DemoStats {
         return max(.zero, (busy - feed.delay * settledRequests) / settledRequests)
     }
 
-    /// The time per request, and the server's artificial delay apart when there is one.
+    /// The time per request, once a request has ended; the delay left out.
     var timing: String {
-        let timing = "\(DemoFormat.milliseconds(timePerRequest))/request"
-        guard feed.delay > .zero else { return timing }
-        return timing + " + \(Int(feed.delay / .milliseconds(1))) ms demo delay"
+        settledRequests == 0
+            ? "waiting for the first answer" : "\(DemoFormat.milliseconds(timePerRequest))/request"
+    }
+
+    /// What the server's artificial delay is, said once as the session starts; `nil`
+    /// when there is none.
+    var delayNote: String? {
+        guard feed.delay > .zero else { return nil }
+        return "the demo's server holds every answer \(Int(feed.delay / .milliseconds(1))) ms, "
+            + "so that each step can be seen; times per request leave it out"
     }
 
     /// Pages held, items, requests sent and time per request.
     func line(for screen: FeedScreen) -> String {
         "\(DemoFormat.count(screen.pagination.pagesLoaded, "page")) held · "
             + "\(DemoFormat.count(screen.loadingState.content?.count ?? 0, "item")) · "
-            + "\(DemoFormat.count(requests, "request")) · \(timing)"
+            + (requests == 0
+                ? "no request yet" : "\(DemoFormat.count(requests, "request")) · \(timing)")
     }
 
-    /// What the main feed came to: pages, items and unique items, then the requests.
+    /// What the main feed came to: the stories it holds in memory, and each once, then
+    /// the requests.
     func summary(for screen: FeedScreen) -> [String] {
         let items = screen.loadingState.content ?? []
         let total = screen.pagination.totalCount.map { " of \($0)" } ?? ""
+        let twice = items.count - Set(items.map(\.id)).count
         return [
-            "main feed: \(DemoFormat.count(screen.pagination.pagesLoaded, "page")) held · "
-                + "\(items.count)\(total) items shown, \(Set(items.map(\.id)).count) unique",
-            "\(DemoFormat.count(requests, "request")), \(notModified) answered 304 · \(timing)",
+            "main feed: \(items.count)\(total) stories held in "
+                + "\(DemoFormat.count(screen.pagination.pagesLoaded, "page")), "
+                + (twice == 0
+                    ? "none twice"
+                    : "\(DemoFormat.count(twice, "story", plural: "stories")) twice"),
+            "requests: \(requests) for the main feed, \(notModified) answered 304 Not Modified · "
+                + timing,
         ]
     }
 }

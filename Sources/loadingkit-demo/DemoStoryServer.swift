@@ -78,7 +78,7 @@ final class DemoStoryServer: Sendable {
         answers.signal()
     }
 
-    /// Makes the next rename fail with a 500.
+    /// Makes the server refuse the next rename with a 409 Conflict.
     func refuseNextRename() {
         store.stories.withLock { $0.refusesRename = true }
     }
@@ -102,7 +102,7 @@ final class DemoStoryServer: Sendable {
         return store.stories.withLock { stories in
             if stories.refusesRename {
                 stories.refusesRename = false
-                return .text("refused", status: 500)
+                return .text("refused", status: 409)
             }
             if let key, !stories.appliedKeys.insert(key).inserted {
                 stories.repeatedKeys += 1

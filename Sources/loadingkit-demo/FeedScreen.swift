@@ -13,6 +13,10 @@ final class FeedScreen: Paginating, Refreshable {
     let maxPages: Int? = 4
     /// Told of every state change and every change to the rows.
     var onChange: (@MainActor (FeedScreen, ContentChange?) -> Void)?
+    /// What the last load did — refresh, reload, or a page either way — kept after it
+    /// ends, so that the rows a change brings can be told apart: newly published
+    /// stories, or older or newer ones of a page.
+    private(set) var lastLoad = LoadingActivity.idle
 
     init(firstPage: URL, webservice: Webservice) {
         self.firstPage = firstPage
@@ -32,5 +36,10 @@ final class FeedScreen: Paginating, Refreshable {
     func loadingStateDidChange(
         from oldState: LoadingState<[FeedItem]>,
         to newState: LoadingState<[FeedItem]>
-    ) { onChange?(self, nil) }
+    ) {
+        if newState.activity != .idle {
+            lastLoad = newState.activity
+        }
+        onChange?(self, nil)
+    }
 }

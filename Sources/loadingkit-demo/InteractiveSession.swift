@@ -5,42 +5,63 @@ import LoadingKit
     import Glibc
 #endif
 
-/// `--interactive`: a person drives the screen with keys.
+/// `--interactive`: a person drives the screen with keys. Each key's notes replace the
+/// last key's.
 @MainActor
 struct InteractiveSession {
     let feed: DemoFeedServer
     let renderer: TerminalRenderer
     let webservice: Webservice
+    /// How many stories `r` publishes before it refreshes: one to four.
+    var publishing: @MainActor () -> Int = { Int.random(in: 1...4) }
 
-    func run() async {
+    static let help =
+        "r publish stories, refresh · n next page · p previous page · f reload pages held · "
+        + "s server away/back · q quit"
+
+    /// Plays `keys` until `q` or their end.
+    func run(keys: some AsyncSequence<Character, Never>) async {
         let screen = FeedScreen(firstPage: feed.firstPage, webservice: webservice)
         let stats = DemoStats(feed: feed)
         screen.onChange = { [renderer] screen, change in
             stats.observe(screen.loadingState)
             renderer.progress(stats.line(for: screen))
-            renderer.render(screen.loadingState, pagination: screen.pagination, change: change)
+            renderer.render(screen, change: change)
         }
-        renderer.help =
-            "r refresh (after new stories) · n next · p previous · f force reload · "
-            + "s server away/back · q quit"
+        renderer.help = Self.help
         await renderer.step("interactive")
+        if let delay = stats.delayNote {
+            renderer.note(delay)
+        }
         await screen.loadFirstPage()
         var isServerAway = false
-        let terminal = RawTerminal()
-        defer { terminal.restore() }
-        for await key in terminal.keys() {
+        for await key in keys {
+            guard key != "q" else { return }
+            if "rnpfs".contains(key) {
+                renderer.clearNotes()
+            }
             switch key {
             case "r":
-                let published = Int.random(in: 1...4)
+                let published = publishing()
                 feed.publish(published)
                 let news = DemoFormat.count(published, "new story", plural: "new stories")
                 renderer.note("\(news) published on the server; refreshing")
                 await screen.refresh()
+            case "n" where !screen.pagination.hasMorePages:
+                renderer.note("the end of the feed: there is no page after these")
             case "n":
                 await screen.loadNextPage()
+            case "p" where !screen.pagination.hasPreviousPages:
+                renderer.note("the head of the feed: there is no page before these")
             case "p":
                 await screen.loadPreviousPage()
             case "f":
+                let pages = screen.pagination.pagesLoaded
+                renderer.note(
+                    pages == 1
+                        ? "reloading the page held"
+                        : "reloading the \(pages) pages held, one request each"
+                )
                 await screen.loadFirstPage(policy: .force)
             case "s":
                 isServerAway.toggle()
@@ -55,8 +76,6 @@ struct InteractiveSession {
                         renderer.note("the server could not come back: \(error)")
                     }
                 }
-            case "q":
-                return
             default:
                 continue
             }

@@ -20,13 +20,11 @@ final class PlainRenderer {
         output.write("   \(text)\n")
     }
 
-    func render(
-        _ state: LoadingState<[FeedItem]>,
-        pagination: PaginationState<URL>,
-        change: ContentChange?
-    ) {
+    func render(_ screen: FeedScreen, change: ContentChange?) {
+        let state = screen.loadingState
+        let pagination = screen.pagination
         if let change {
-            note(describe(change, in: state.content ?? []))
+            note(describe(change, in: state.content ?? [], from: screen.lastLoad))
             return
         }
         let placeholder = describe(state.placeholder)
@@ -39,7 +37,8 @@ final class PlainRenderer {
             line += pagination.hasMorePages ? " · more" : " · end"
         }
         if let pageError = pagination.pageError, state.activity == .idle {
-            line += " · page error: \(pageError)"
+            let page = DemoFormat.page(pagination.nextCursor, otherwise: "next page")
+            line += " · \(page) failed: \(pageError)"
         }
         note(line)
     }
@@ -54,16 +53,24 @@ final class PlainRenderer {
         }
     }
 
-    private func describe(_ change: ContentChange, in items: [FeedItem]) -> String {
+    /// `change` to `items` in words, rows counted from 1, with what brought them: a
+    /// load doing `load`.
+    private func describe(
+        _ change: ContentChange,
+        in items: [FeedItem],
+        from load: LoadingActivity
+    ) -> String {
         switch change {
         case .none: return "rows: nothing new"
         case .replaced: return "rows: replaced, \(DemoFormat.count(items.count, "item"))"
-        case .appended(let range): return "rows: appended \(range.lowerBound)..<\(range.upperBound)"
-        case .removed(let range): return "rows: removed \(range.lowerBound)..<\(range.upperBound)"
+        case .appended(let range): return "\(DemoFormat.rows(range)) appended: the next page"
+        case .removed(let range): return "\(DemoFormat.rows(range)) dropped from memory"
         case .inserted(let indices):
             let titles = indices.prefix(3).map { items[$0].title }.joined(separator: ", ")
-            let ranges = indices.rangeView.map { "\($0.lowerBound)..<\($0.upperBound)" }
-            return "rows: inserted at \(ranges.joined(separator: ", ")) (\(titles)…)"
+            let rows = indices.rangeView.map(DemoFormat.rows).joined(separator: ", ")
+            let what =
+                load == .loadingPreviousPage ? "the previous page, loaded back" : "newly published"
+            return "\(rows) inserted: \(what) (\(titles)…)"
         }
     }
 }

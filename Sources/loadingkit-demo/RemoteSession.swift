@@ -15,7 +15,7 @@ struct RemoteSession {
     func run() async -> String? {
         let screen = FeedScreen(firstPage: url, webservice: webservice)
         screen.onChange = { [renderer] screen, change in
-            renderer.render(screen.loadingState, pagination: screen.pagination, change: change)
+            renderer.render(screen, change: change)
         }
         await renderer.step("Loading \(url.absoluteString)")
         await screen.loadFirstPage()

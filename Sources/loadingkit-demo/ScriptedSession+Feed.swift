@@ -15,7 +15,7 @@ extension ScriptedSession {
             pull.pulled(to: distance)
             let beyond = pull.isBeyondThreshold ? ", beyond it: releasing refreshes" : ""
             renderer.note(
-                "pulled \(Int(distance)) pt: \(DemoFormat.percent(pull.progress)) "
+                "pulled \(Int(distance)) pt: \(DemoFormat.percent(distance / threshold)) "
                     + "of the \(Int(threshold)) pt threshold\(beyond)"
             )
         }
@@ -38,7 +38,8 @@ extension ScriptedSession {
             if screen.pagination.pageError != nil {
                 retried += 1
                 await renderer.pause()
-                renderer.notice("retrying the same page")
+                let page = DemoFormat.page(screen.pagination.nextCursor, otherwise: "the page")
+                renderer.notice("retrying \(page), which failed")
             } else {
                 loaded += 1
             }

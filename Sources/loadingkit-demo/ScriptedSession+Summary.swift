@@ -12,6 +12,31 @@ extension ScriptedSession {
         let offlineEdits: OutboxSteps.Outcome
         let credentials: AccountSteps.Outcome
 
+        /// The summary's lines for the steps after the main feed's, one for each.
+        var notes: [String] {
+            [
+                "filter: "
+                    + (emptyPlaceholder
+                        ? "nothing matched, and the empty placeholder showed"
+                        : "the empty placeholder did not show"),
+                "sharing: the detail showed the list's story 3 with "
+                    + DemoFormat.count(sharing.detailRequests, "request"),
+                "renames: one shown at once on both screens and accepted; one refused and "
+                    + (sharing.rolledBack ? "rolled back on both" : "not rolled back"),
+                "cold start: "
+                    + (sharing.coldStartFromDisk ? "shown from disk" : "not shown from disk")
+                    + ", revalidated "
+                    + (sharing.revalidatedConditionally
+                        ? "with a conditional request" : "without a conditional request"),
+                "offline edits: \(offlineEdits.made) made while the server was away, "
+                    + "\(offlineEdits.shownWhileAway) shown at once, "
+                    + "\(offlineEdits.confirmed) confirmed on its return",
+                "credentials: the token expired under 5 loads: "
+                    + "\(DemoFormat.count(credentials.renewals, "renewal")), "
+                    + "\(credentials.loaded) loaded with the new one",
+            ]
+        }
+
         /// What went otherwise than scripted, if anything.
         var problem: String? {
             if items != uniqueItems {
@@ -28,6 +53,9 @@ extension ScriptedSession {
             }
             if !sharing.coldStartFromDisk {
                 return "the cold start did not show the value persisted on disk"
+            }
+            if !sharing.revalidatedConditionally {
+                return "the cold start did not revalidate with a conditional request"
             }
             if offlineEdits.shownWhileAway != offlineEdits.made {
                 return "an edit made while the server was away was not shown at once"

@@ -17,10 +17,13 @@ struct ScriptedSession {
         screen.onChange = { [renderer] screen, change in
             stats.observe(screen.loadingState)
             renderer.progress(stats.line(for: screen))
-            renderer.render(screen.loadingState, pagination: screen.pagination, change: change)
+            renderer.render(screen, change: change)
         }
 
         await renderer.step("1. First load")
+        if let delay = stats.delayNote {
+            renderer.note(delay)
+        }
         await screen.loadFirstPage()
 
         await renderer.step("2. Background reload")
@@ -44,7 +47,7 @@ struct ScriptedSession {
         await renderer.step("6. Empty filter")
         let filtered = FeedScreen(firstPage: feed.emptyFilter, webservice: webservice)
         filtered.onChange = { [renderer] screen, change in
-            renderer.render(screen.loadingState, pagination: screen.pagination, change: change)
+            renderer.render(screen, change: change)
         }
         await filtered.loadFirstPage()
 
@@ -67,21 +70,7 @@ struct ScriptedSession {
         ).run()
 
         let items = screen.loadingState.content ?? []
-        await renderer.step("Summary")
-        renderer.note(
-            "offline edits: \(offlineEdits.made) made while the server was away, "
-                + "\(offlineEdits.shownWhileAway) shown at once, "
-                + "\(offlineEdits.confirmed) confirmed on its return"
-        )
-        renderer.note(
-            "credentials: the token expired under 5 loads: "
-                + "\(DemoFormat.count(credentials.renewals, "renewal")), "
-                + "\(credentials.loaded) loaded with the new one"
-        )
-        for line in stats.summary(for: screen) {
-            renderer.note(line)
-        }
-        return Summary(
+        let summary = Summary(
             pages: screen.pagination.pagesLoaded,
             items: items.count,
             uniqueItems: Set(items.map(\.id)).count,
@@ -92,5 +81,10 @@ struct ScriptedSession {
             offlineEdits: offlineEdits,
             credentials: credentials
         )
+        await renderer.step("Summary")
+        for line in stats.summary(for: screen) + summary.notes {
+            renderer.note(line)
+        }
+        return summary
     }
 }

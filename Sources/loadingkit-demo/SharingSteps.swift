@@ -20,6 +20,8 @@ struct SharingSteps {
         let rolledBack: Bool
         /// Whether the cold start showed the persisted value before the server answered.
         let coldStartFromDisk: Bool
+        /// Whether the cold start's request was conditional, with the persisted `ETag`.
+        let revalidatedConditionally: Bool
     }
 
     func run() async -> Outcome {
@@ -72,11 +74,13 @@ struct SharingSteps {
         stories.answer()
         await loading.finish()
         let asked = stories.server.requests.last?.header("if-none-match") != nil
-        renderer.note("revalidated (conditional: \(asked)): \(cold.summary)")
+        let how = asked ? "with a conditional request" : "without a conditional request"
+        renderer.note("revalidated \(how): \(cold.summary)")
         return Outcome(
             detailRequests: detailRequests,
             rolledBack: rolledBack,
-            coldStartFromDisk: fromDisk
+            coldStartFromDisk: fromDisk,
+            revalidatedConditionally: asked
         )
     }
 

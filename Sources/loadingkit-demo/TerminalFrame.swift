@@ -1,9 +1,10 @@
 import Foundation
 import LoadingKit
 
-/// One frame of the terminal view, as lines that fit the window: the step's title and
-/// its notes under it; one status line for the screen; as many rows as the height
-/// leaves room for, around the last change; then the progress line and the help.
+/// One frame of the terminal view, as lines that fit the window: the step's title; one
+/// status line for the screen; as many rows as the height leaves room for, around the
+/// last change; the step's notes under them; then the progress line and the help.
+/// Rows stay where they are as notes come: a note takes the room of the last row.
 struct TerminalFrame {
     var title = ""
     /// The current step's notes, oldest first.
@@ -19,7 +20,7 @@ struct TerminalFrame {
     var showsFeed = true
     var spinner = "⠋"
 
-    /// The lines kept for notes above the feed, so that the rows stay put as notes come.
+    /// The most notes shown under the feed, the latest.
     static let noteLines = 5
 
     /// At most `size.rows` lines, none longer than the width less one column (escapes
@@ -38,14 +39,11 @@ struct TerminalFrame {
             footer.append(fit("  " + help, width))
         }
         if showsFeed {
-            lines += remarks.suffix(Self.noteLines)
-            lines += Array(
-                repeating: "",
-                count: Self.noteLines - min(Self.noteLines, remarks.count)
-            )
-            lines += ["", fit("  " + status, width)]
-            let room = size.rows - lines.count - footer.count - 2
+            let notes = remarks.suffix(Self.noteLines)
+            lines.append(fit("  " + status, width))
+            let room = size.rows - lines.count - footer.count - notes.count - 3
             lines += feed(room: room, width: width)
+            lines += notes.isEmpty ? [] : [""] + notes
         } else {
             lines += remarks.suffix(max(1, size.rows - lines.count - footer.count))
         }
@@ -62,17 +60,19 @@ struct TerminalFrame {
         case .error(let error): return "⚠ \(error)"
         case .content: break
         }
+        let next = DemoFormat.page(pagination.nextCursor, otherwise: "the next page")
+        let previous = DemoFormat.page(pagination.previousCursor, otherwise: "the previous page")
         switch (state.activity, pagination.pageError, pagination.previousPageError) {
         case (.loadingNextPage, let error?, _):
-            return "\(spinner) retrying the next page, which failed: \(error)"
+            return "\(spinner) retrying \(next), which failed: \(error)"
         case (.loadingPreviousPage, _, let error?):
-            return "\(spinner) retrying the previous page, which failed: \(error)"
+            return "\(spinner) retrying \(previous), which failed: \(error)"
         case (let activity, _, _) where activity != .idle:
             return "\(spinner) \(activity)"
         case (_, let error?, _):
-            return "⚠ next page failed: \(error)"
+            return "⚠ \(next) failed: \(error)"
         case (_, _, let error?):
-            return "⚠ previous page failed: \(error)"
+            return "⚠ \(previous) failed: \(error)"
         default:
             return state.error.map { "⚠ \($0); showing what was loaded before" } ?? "✓ up to date"
         }
@@ -96,10 +96,18 @@ struct TerminalFrame {
         }
         below.append(pagination.hasMorePages ? "more pages on the server" : "end of the feed")
         var lines = [fit("        " + above.joined(separator: " · "), width)]
+        let mark = viewport.arrival.mark
+        let blank = String(repeating: " ", count: mark.count)
         for index in shown {
-            let new = viewport.marked.contains(index)
-            let row = fit("  \(new ? "+ new" : "     ") \(rows[index].title)", width)
-            lines.append(new ? Style.green(row, prefix: "  + new") : row)
+            let marked = viewport.marked.contains(index)
+            let row = fit("  \(marked ? mark : blank) \(rows[index].title)", width)
+            lines.append(
+                marked
+                    ? viewport.arrival == .published
+                        ? Style.green(row, prefix: "  " + mark)
+                        : Style.cyan(row, prefix: "  " + mark)
+                    : row
+            )
         }
         lines.append(fit("        " + below.joined(separator: " · "), width))
         return lines
@@ -123,6 +131,10 @@ enum Style {
 
     static func green(_ line: String, prefix: String? = nil) -> String {
         styled(line, "32", prefix: prefix)
+    }
+
+    static func cyan(_ line: String, prefix: String? = nil) -> String {
+        styled(line, "36", prefix: prefix)
     }
 
     private static func styled(_ line: String, _ code: String, prefix: String?) -> String {

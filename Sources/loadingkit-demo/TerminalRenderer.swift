@@ -51,6 +51,14 @@ final class TerminalRenderer {
         draw()
     }
 
+    /// Forgets the notes, the notice and the marks: a new key was pressed.
+    func clearNotes() {
+        frame.notes = []
+        frame.notice = nil
+        frame.viewport.clearMarks()
+        draw()
+    }
+
     func notice(_ text: String) {
         frame.notice = text
         draw()
@@ -60,15 +68,12 @@ final class TerminalRenderer {
         await sleep(hold)
     }
 
-    func render(
-        _ state: LoadingState<[FeedItem]>,
-        pagination: PaginationState<URL>,
-        change: ContentChange?
-    ) {
+    func render(_ screen: FeedScreen, change: ContentChange?) {
+        let state = screen.loadingState
         frame.state = state
-        frame.pagination = pagination
+        frame.pagination = screen.pagination
         if let change {
-            frame.viewport.apply(change)
+            frame.viewport.apply(change, from: screen.lastLoad)
             frame.notice = nil
         }
         if state.isLoading && spinnerTask == nil {

@@ -35,7 +35,12 @@ struct DemoTests {
                     requests: 14,
                     notModified: 3,
                     emptyPlaceholder: true,
-                    sharing: .init(detailRequests: 0, rolledBack: true, coldStartFromDisk: true),
+                    sharing: .init(
+                        detailRequests: 0,
+                        rolledBack: true,
+                        coldStartFromDisk: true,
+                        revalidatedConditionally: true
+                    ),
                     offlineEdits: .init(made: 3, shownWhileAway: 3, confirmed: 3),
                     credentials: .init(renewals: 1, loaded: 5)
                 )
@@ -53,26 +58,26 @@ struct DemoTests {
             "5 new stories published on the server",
             "pulled 20 pt: 33% of the 60 pt threshold",
             "pulled 45 pt: 75% of the 60 pt threshold",
-            "pulled 75 pt: 100% of the 60 pt threshold, beyond it: releasing refreshes",
+            "pulled 75 pt: 125% of the 60 pt threshold, beyond it: releasing refreshes",
             "state: refreshing · placeholder: content · items 30 · pages 1 · more",
             "state: idle · placeholder: content · items 35 · pages 1 · more",
-            "rows: inserted at 0..<5 (Story 245, Story 244, Story 243…)",
+            "rows 1–5 inserted: newly published (Story 245, Story 244, Story 243…)",
             "refreshed: 5 new stories at the head, the 30 shown kept",
             "== 4. Pages to the end, four pages held",
-            "rows: appended 35..<60",
-            "retrying the same page",
-            "rows: appended 60..<90",
-            "rows: appended 120..<150",
-            "rows: removed 0..<35",
-            "rows: appended 120..<125",
-            "rows: removed 0..<30",
+            "rows 36–60 appended: the next page",
+            "retrying page 3, which failed",
+            "rows 61–90 appended: the next page",
+            "rows 121–150 appended: the next page",
+            "rows 1–30 dropped from memory",
+            "rows 121–125 appended: the next page",
+            "rows 1–30 dropped from memory",
             "end of the feed: 9 pages loaded, 4 held; 1 failed page retried",
             "== 5. Back toward the head",
             "state: loading previous page · placeholder: content · items 95 · pages 4 · earlier · end",
-            "rows: inserted at 0..<30 (Story 125, Story 124, Story 123…)",
-            "rows: removed 120..<125",
-            "rows: inserted at 0..<30 (Story 155, Story 154, Story 153…)",
-            "rows: removed 120..<150",
+            "rows 1–30 inserted: the previous page, loaded back (Story 125, Story 124, Story 123…)",
+            "rows 121–125 dropped from memory",
+            "rows 1–30 inserted: the previous page, loaded back (Story 155, Story 154, Story 153…)",
+            "rows 121–150 dropped from memory",
             "== 6. Empty filter",
             "state: idle · placeholder: empty · items 0 · pages 1 · end",
             "== 7. A list and a detail sharing one stored value",
@@ -86,7 +91,7 @@ struct DemoTests {
             "rolled back — list: \"Story 3, renamed\" · detail: \"Story 3, renamed\"",
             "== 10. Cold start from the offline cache",
             "a new webservice shows \"Story 3, renamed\" from disk while it revalidates",
-            "revalidated (conditional: true): \"Story 3, renamed\"",
+            "revalidated with a conditional request: \"Story 3, renamed\"",
             "== 11. Edits while the server is away",
             "the server went away",
             "edited story 1: shown at once, on disk, waiting for the server",
@@ -100,9 +105,13 @@ struct DemoTests {
             "the server expired the token; five screens load at once",
             "1 renewal for every load that found it expired; 5 of 5 loaded with the new token",
             "== Summary",
+            "main feed: 120 of 245 stories held in 4 pages, none twice",
+            "filter: nothing matched, and the empty placeholder showed",
+            "sharing: the detail showed the list's story 3 with 0 requests",
+            "renames: one shown at once on both screens and accepted; one refused and rolled back on both",
+            "cold start: shown from disk, revalidated with a conditional request",
             "offline edits: 3 made while the server was away, 3 shown at once, 3 confirmed on its return",
             "credentials: the token expired under 5 loads: 1 renewal, 5 loaded with the new one",
-            "main feed: 4 pages held · 120 of 245 items shown, 120 unique",
         ]
         let lines = output.lines
         var cursor = lines.startIndex
@@ -111,8 +120,11 @@ struct DemoTests {
             #expect(found != nil, "missing, or out of order: \(line)")
             cursor = found.map { $0 + 1 } ?? cursor
         }
-        #expect(lines.contains { $0.contains("page error: Bad status 503") })
-        #expect(lines.contains { $0.hasPrefix("refused: Bad status 500") })
+        #expect(lines.contains { $0.contains("page 3 failed: Bad status 503") })
+        #expect(lines.contains { $0.hasPrefix("refused: Bad status 409") })
+        #expect(lines.contains { $0.hasPrefix("requests: 14 for the main feed, 3 answered 304") })
+        // Rows are counted from 1, in words: no Swift range, no raw Bool.
+        #expect(!lines.contains { $0.contains("..<") || $0.contains("true") })
         // The session sent exactly: the list, the first rename, the reload after it,
         // the refused rename, and the cold start's conditional request; then the list,
         // the three edits once the server was back, and the reload after them.
@@ -137,7 +149,9 @@ struct DemoTests {
         #expect(events.contains { $0.hasPrefix("  · ✗ Bad status ") })
         #expect(!events.contains { $0.contains("If-None-Match") || $0.contains("ETag") })
         // The session itself is told as without --verbose.
-        #expect(output.lines.last?.hasPrefix("14 requests, 3 answered 304 · ") == true)
+        #expect(
+            output.lines.contains { $0.hasPrefix("requests: 14 for the main feed, 3 answered 304") }
+        )
     }
 
     @Test("with no arguments and no terminal it plays the session and succeeds")
@@ -147,12 +161,9 @@ struct DemoTests {
         #expect(status == 0, "\(output.lines.suffix(20).joined(separator: "\n"))")
         // The main feed's requests only, the filter screen's left out; the time per
         // request as it is, there being no artificial delay without a terminal.
-        #expect(
-            output.lines.last?.hasPrefix(
-                "14 requests, 3 answered 304 · "
-            ) == true
-        )
-        #expect(output.lines.last?.hasSuffix(" ms/request") == true)
+        let requests = output.lines.first { $0.hasPrefix("requests: ") }
+        #expect(requests?.hasPrefix("requests: 14 for the main feed, 3 answered 304 ") == true)
+        #expect(requests?.hasSuffix(" ms/request") == true)
     }
 
     @Test("an unreachable --url ends with a one-line error and a non-zero exit")

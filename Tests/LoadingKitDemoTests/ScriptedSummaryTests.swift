@@ -12,7 +12,8 @@ struct ScriptedSummaryTests {
         sharing: SharingSteps.Outcome = .init(
             detailRequests: 0,
             rolledBack: true,
-            coldStartFromDisk: true
+            coldStartFromDisk: true,
+            revalidatedConditionally: true
         ),
         offlineEdits: OutboxSteps.Outcome = .init(made: 3, shownWhileAway: 3, confirmed: 3),
         credentials: AccountSteps.Outcome = .init(renewals: 1, loaded: 5)
@@ -40,10 +41,16 @@ struct ScriptedSummaryTests {
         #expect(summary(uniqueItems: 119).problem == "120 items shown, only 119 of them unique")
         #expect(summary(emptyPlaceholder: false).problem?.contains("empty placeholder") == true)
         let sharing = [
-            SharingSteps.Outcome(detailRequests: 1, rolledBack: true, coldStartFromDisk: true),
-            .init(detailRequests: 0, rolledBack: false, coldStartFromDisk: true),
-            .init(detailRequests: 0, rolledBack: true, coldStartFromDisk: false),
-        ]
+            (1, true, true, true), (0, false, true, true), (0, true, false, true),
+            (0, true, true, false),
+        ].map {
+            SharingSteps.Outcome(
+                detailRequests: $0,
+                rolledBack: $1,
+                coldStartFromDisk: $2,
+                revalidatedConditionally: $3
+            )
+        }
         let told = sharing.compactMap { summary(sharing: $0).problem }
         let offline = [
             OutboxSteps.Outcome(made: 3, shownWhileAway: 2, confirmed: 3),
@@ -54,9 +61,33 @@ struct ScriptedSummaryTests {
             AccountSteps.Outcome(renewals: 2, loaded: 5),
             .init(renewals: 1, loaded: 4),
         ].compactMap { summary(credentials: $0).problem }
-        #expect(told.count == 3)
+        #expect(told.count == 4)
         #expect(toldOffline.count == 2)
         #expect(toldCredentials.count == 2)
-        #expect(Set(told + toldOffline).count == 5)
+        #expect(Set(told + toldOffline).count == 6)
+    }
+
+    @Test("the summary tells every step after the main feed, in the order they ran")
+    func notes() {
+        let notes = summary().notes.map { $0.prefix { $0 != ":" } }
+        #expect(
+            notes == ["filter", "sharing", "renames", "cold start", "offline edits", "credentials"]
+        )
+        let failed = summary(
+            emptyPlaceholder: false,
+            sharing: .init(
+                detailRequests: 2,
+                rolledBack: false,
+                coldStartFromDisk: false,
+                revalidatedConditionally: false
+            )
+        ).notes
+        #expect(failed[0] == "filter: the empty placeholder did not show")
+        #expect(failed[1].hasSuffix("with 2 requests"))
+        #expect(failed[2].hasSuffix("not rolled back"))
+        #expect(
+            failed[3]
+                == "cold start: not shown from disk, revalidated without a conditional request"
+        )
     }
 }

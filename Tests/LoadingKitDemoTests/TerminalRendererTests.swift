@@ -48,14 +48,24 @@ struct TerminalRendererTests {
         }
     }
 
-    @Test("at 120×40 most of a page is seen arriving, marked new")
+    @Test("at 120×40 most of a page is seen arriving, marked as a page, not as new stories")
     func pagesArrive() async throws {
         let output = try await session()
         let paging = output.frames(titled: "4. Pages to the end, four pages held")
-        let newest = paging.map { $0.count { $0.hasPrefix("  + new ") } }.max() ?? 0
+        let newest = paging.map { $0.count { $0.hasPrefix("  ↓ page Story ") } }.max() ?? 0
         #expect(newest >= 25)
+        #expect(!paging.contains { $0.contains { $0.contains("+ new ") } })
+        let back = output.frames(titled: "5. Back toward the head")
+        #expect(back.contains { $0.count { $0.hasPrefix("  ↑ page Story 1") } >= 25 })
+        // Marked or not, every row's title starts in the same column.
+        let row = #/  .{6} Story \d+/#
+        let rows = (paging + back).joined().filter { $0.wholeMatch(of: row) != nil }
+        #expect(rows.count > 100)
+        #expect(rows.allSatisfy { $0.dropFirst(9).hasPrefix("Story ") })
         #expect(
-            paging.allSatisfy { $0.count { $0.hasPrefix("  ") && $0.contains("Story ") } <= 28 }
+            // 40 lines less the title, the status, a line above and below the rows, and
+            // the footer's three.
+            paging.allSatisfy { $0.count { $0.hasPrefix("  ") && $0.contains("Story ") } <= 33 }
         )
     }
 
@@ -78,7 +88,7 @@ struct TerminalRendererTests {
             )
         }
         let failed = try #require(
-            output.frames.firstIndex { $0.contains { $0.hasPrefix("  ⚠ next page failed") } }
+            output.frames.firstIndex { $0.contains { $0.hasPrefix("  ⚠ page 3 failed") } }
         )
         #expect(output.pauses.contains { $0.afterFrames == failed + 1 })
     }
@@ -88,21 +98,23 @@ struct TerminalRendererTests {
         let output = try await session()
         let refreshed = try #require(output.frames(titled: "3. Pull to refresh").last)
         #expect(refreshed.contains { $0.hasPrefix("  refreshed: 5 new stories at the head") })
-        #expect(refreshed.count { $0.hasPrefix("  + new Story 24") } == 5)
+        #expect(refreshed.count { $0.hasPrefix("  + new  Story 24") } == 5)
         let next = try #require(output.frames(titled: "4. Pages to the end, four pages held").first)
-        #expect(!next.contains { $0.contains("+ new") || $0.contains("refreshed:") })
+        #expect(!next.contains { $0.contains("+ new ") || $0.contains("refreshed:") })
     }
 
     @Test("the retry's notice goes once the page it retried arrives")
     func retryNoticeClears() async throws {
         let output = try await session()
         let paging = output.frames(titled: "4. Pages to the end, four pages held")
-        let retrying = paging.firstIndex { $0.contains("  retrying the same page") }
-        let arrived = paging.firstIndex { $0.contains("  + new Story 185") }
+        let retrying = paging.firstIndex { $0.contains("  retrying page 3, which failed") }
+        let arrived = paging.firstIndex { $0.contains("  ↓ page Story 185") }
         #expect(retrying != nil)
         #expect(try #require(retrying) < #require(arrived))
         #expect(
-            !paging[try #require(arrived)...].contains { $0.contains("  retrying the same page") }
+            !paging[try #require(arrived)...].contains {
+                $0.contains("  retrying page 3, which failed")
+            }
         )
     }
 
@@ -112,8 +124,8 @@ struct TerminalRendererTests {
         let feedFrames = output.frames.filter { !statusLines($0).isEmpty }
         #expect(feedFrames.allSatisfy { statusLines($0).count == 1 })
         let statuses = feedFrames.map { statusLines($0)[0] }
-        let failed = statuses.firstIndex { $0.hasPrefix("  ⚠ next page failed: Bad status 503") }
-        let retry = statuses.firstIndex { $0.contains(" retrying the next page, which failed: ") }
+        let failed = statuses.firstIndex { $0.hasPrefix("  ⚠ page 3 failed: Bad status 503") }
+        let retry = statuses.firstIndex { $0.contains(" retrying page 3, which failed: ") }
         #expect(try #require(failed) < #require(retry))
         #expect(statuses[try #require(retry)...].contains("  ✓ up to date"))
     }
@@ -125,10 +137,10 @@ struct TerminalRendererTests {
         #expect(filter.last?.contains("  ∅ Nothing here. Try another filter.") == true)
         #expect(!filter.contains { $0.contains { $0.contains("request") } })
         let summary = try #require(output.frames(titled: "Summary").last).joined(separator: "\n")
-        #expect(summary.contains("main feed: 4 pages held"))
-        // One count of requests, and the time per request.
-        #expect(summary.components(separatedBy: "request").count - 1 == 2)
-        #expect(summary.contains("14 requests, 3 answered 304 · "))
+        #expect(summary.contains("main feed: 120 of 245 stories held in 4 pages, none twice"))
+        // One count of the main feed's requests, with the time per request.
+        #expect(summary.components(separatedBy: "for the main feed").count - 1 == 1)
+        #expect(summary.contains("requests: 14 for the main feed, 3 answered 304 Not Modified · "))
     }
 }
 

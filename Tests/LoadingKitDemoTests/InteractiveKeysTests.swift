@@ -1,0 +1,109 @@
+import Foundation
+import LoadingKit
+import Testing
+
+@testable import loadingkit_demo
+
+/// The interactive session as a person sees it in a 120×40 terminal, keys typed ahead.
+@MainActor
+@Suite("the interactive session's keys", .timeLimit(.minutes(1)))
+struct InteractiveKeysTests {
+    /// The frames drawn while `keys` are played against a feed answering after `delay`;
+    /// each `r` publishes three stories.
+    private func play(_ keys: String, delay: Duration = .zero) async throws -> FrameOutput {
+        let output = FrameOutput(columns: 120, rows: 40)
+        let feed = try DemoFeedServer(delay: delay)
+        defer { feed.server.stop() }
+        let renderer = TerminalRenderer(output: output, hold: .seconds(2)) { output.pause($0) }
+        var session = InteractiveSession(
+            feed: feed,
+            renderer: renderer,
+            webservice: Webservice(
+                transport: URLSessionTransport(configuration: .init(timeout: 10))
+            )
+        )
+        session.publishing = { 3 }
+        await session.run(
+            keys: AsyncStream { typed in
+                for key in keys where key != " " { typed.yield(key) }
+                typed.finish()
+            }
+        )
+        renderer.finish()
+        return output
+    }
+
+    /// The index of the first frame with a line that `matches`, after frame `start`.
+    private func first(
+        in output: FrameOutput,
+        after start: Int = -1,
+        where matches: (String) -> Bool
+    ) throws -> Int {
+        try #require(
+            output.frames.indices.first { $0 > start && output.frames[$0].contains(where: matches) }
+        )
+    }
+
+    @Test("r r n n n n n p: the page loaded back meets the pages held, no story lost")
+    func refreshesPagesAndBack() async throws {
+        let output = try await play("r r n n n n n p q")
+        let last = try #require(output.frames.last)
+        // Four pages of 30: stories 246 to 127, 216 to 211 among them.
+        #expect(last.contains { $0.hasPrefix("  4 pages held · 120 items · ") })
+    }
+
+    @Test("each key's note replaces the last; r says it publishes stories, and marks them new")
+    func notesAndMarks() async throws {
+        // The third page fails once: five n load four pages, and drop the first.
+        let output = try await play("p r n n n n n p q")
+        let atHead = try first(in: output) {
+            $0 == "  the head of the feed: there is no page before these"
+        }
+        let published = "  3 new stories published on the server; refreshing"
+        let refreshed = try first(in: output, after: atHead) { $0 == published }
+        #expect(!output.frames[refreshed].contains { $0.contains("the head of the feed") })
+        let settled = try first(in: output, after: refreshed) { $0.hasPrefix("  + new  Story 24") }
+        #expect(output.frames[settled].count { $0.hasPrefix("  + new  Story 24") } == 3)
+        let paged = try first(in: output, after: settled) { $0.hasPrefix("  ↓ page Story ") }
+        #expect(!output.frames[paged...].contains { $0.contains(published) })
+        #expect(!output.frames[paged].contains { $0.hasPrefix("  + new ") })
+        let back = try first(in: output, after: paged) { $0.hasPrefix("  ↑ page Story ") }
+        #expect(!output.frames[back].contains { $0.hasPrefix("  ↓ page ") })
+        #expect(
+            output.frames.allSatisfy {
+                $0.contains { $0.hasPrefix("  r publish stories, refresh · ") }
+            }
+        )
+    }
+
+    @Test("f says it reloads the pages held, one request each, and marks no row")
+    func forceReload() async throws {
+        let output = try await play("n f q")
+        let reloading = try first(in: output) {
+            $0 == "  reloading the 2 pages held, one request each"
+        }
+        let marks = ["  + new ", "  ↓ page ", "  ↑ page "]
+        let last = try #require(output.frames.last)
+        #expect(last.contains { $0.hasPrefix("  2 pages held · 60 items · 4 requests · ") })
+        #expect(
+            !output.frames[reloading...].contains {
+                $0.contains { line in marks.contains { line.hasPrefix($0) } }
+            }
+        )
+    }
+
+    @Test("the server's delay is said once, as the session starts, and not in the counts")
+    func delaySaidOnce() async throws {
+        let output = try await play("q", delay: .milliseconds(20))
+        let note =
+            "  the demo's server holds every answer 20 ms, so that each step can be seen; "
+            + "times per request leave it out"
+        #expect(output.frames.last?.contains(note) == true)
+        #expect(output.frames.allSatisfy { $0.filter { $0.contains("20 ms") }.count <= 1 })
+        #expect(!output.frames.contains { $0.contains { $0.contains("0.00 ms/request") } })
+        #expect(
+            output.frames.last?.contains { $0.hasPrefix("  1 page held · 30 items · 1 request · ") }
+                == true
+        )
+    }
+}
