@@ -52,6 +52,19 @@ enum DocumentationSnippets {
         // end snippet
     }
 
+    /// The detail-screen recipe of Getting Started, run by DocumentationTests.
+    static func detailOnALocalServer() async throws -> String {
+        // snippet: local-detail
+        let server = try LoopbackServer()  // LoadingKitTesting: HTTP on 127.0.0.1, any free port
+        server.route("/episodes/1") { _ in .json(Episode(id: 1, title: "Pilot")) }
+        let screen = EpisodeScreen()
+        await screen.load(resource: Resource(url: server.url("/episodes/1")))  // real URLSession
+        print(screen.title)  // Pilot
+        server.stop()
+        // end snippet
+        return screen.title
+    }
+
     static func loadingAnAlbum() async {
         // snippet: readme-album-load
         // JSONPlaceholder, a public test API: any JSON GET works the same way.
@@ -154,6 +167,16 @@ extension StoryFeed {
     func refreshResource(following page: [Story], newerThan first: Story?) -> Resource<[Story]>? {
         Story.feed(since: first?.id, before: page.last?.id)
     }
+}
+// end snippet
+
+// snippet: pull-indicator
+@MainActor final class Spinner: PullToRefreshIndicating {
+    private(set) var shown = 0.0  // 0 hidden, 1 at the threshold
+    private(set) var isSpinning = false
+    func update(progress: Double, beyondThreshold: Bool) { shown = progress }
+    func startAnimating() { isSpinning = true }
+    func stopAnimating() { isSpinning = false }
 }
 // end snippet
 

@@ -3,7 +3,7 @@ import Testing
 
 /// The code blocks of the README and the DocC articles are the snippets compiled in
 /// DocumentationSnippets.swift, word for word.
-@Suite("Documentation")
+@Suite("Documentation", .timeLimit(.minutes(1)))
 struct DocumentationTests {
     static let root = URL(filePath: #filePath)
         .deletingLastPathComponent()  // Documentation
@@ -90,6 +90,12 @@ struct DocumentationTests {
         for block in blocks {
             #expect(snippets.contains(block), "\(document) has a block no test compiles:\n\(block)")
         }
+    }
+
+    @Test("the detail-screen recipe of Getting Started runs as written, on its local server")
+    @MainActor
+    func localDetailRecipe() async throws {
+        #expect(try await DocumentationSnippets.detailOnALocalServer() == "Pilot")
     }
 
     @Test("every CHANGELOG entry is one short line")
