@@ -33,6 +33,10 @@ enum DemoCommand {
             output.isTerminal && !options.verbose
             ? TerminalRenderer(output: output) : PlainRenderer(output: output)
         defer { renderer.finish() }
+        let keyboard = options.interactive ? RawTerminal() : nil
+        defer { keyboard?.restore() }
+        let interruption = output.isTerminal ? Interruption(restoring: keyboard) : nil
+        defer { interruption?.cancel() }
 
         if let url = options.url {
             let remote = RemoteSession(
@@ -62,9 +66,7 @@ enum DemoCommand {
             feed.server.stop()
             stories.server.stop()
         }
-        if options.interactive, let terminal = renderer as? TerminalRenderer {
-            let keyboard = RawTerminal()
-            defer { keyboard.restore() }
+        if let keyboard, let terminal = renderer as? TerminalRenderer {
             await InteractiveSession(feed: feed, renderer: terminal, webservice: webservice)
                 .run(keys: keyboard.keys())
             return 0
