@@ -27,7 +27,7 @@ extension LoadingCore {
         let empty = configureIfShown(content, for: loader)
         update(for: loader) { $0.edit(content, isEmpty: empty) }
         for change in outcome.changes {
-            loader.didApply(change)
+            Loader.loadingLifecycle.applied(loader, change)
         }
         if sharing {
             share(edit, for: loader)

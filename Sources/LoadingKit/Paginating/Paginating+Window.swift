@@ -22,12 +22,19 @@ extension LoadingLifecycle where Loader: Paginating {
                 }
                 return loader.beginLoad(of: resource, policy: policy)
             },
-            forget: { loader in loader.changePagination { $0 = PaginationState() } },
+            forget: { loader in
+                loader.changePagination { $0 = PaginationState() }
+                loader.forgetSnapshot()
+            },
             firstLoad: { loader in loader.beginList(policy: .force) },
             replacement: { loader in loader.firstPageReplacement() },
             mergesAtHead: { loader in loader.pagination.isAtHead },
             edited: { loader, applied in loader.follow(applied) },
-            answered: { loader, response in loader.changePagination { $0.note(response) } }
+            answered: { loader, response in loader.changePagination { $0.note(response) } },
+            applied: { loader, change in
+                loader.keepSnapshot()
+                loader.didApply(change)
+            }
         )
     }
 }
@@ -65,6 +72,9 @@ extension Paginating {
         first: Resource<Page<ResourceType.Element, Cursor>>
     ) -> LoadStart {
         let identity = listIdentity(of: first)
+        if loading.stateIdentity != identity || !pagination.hasFirstPage, !policy.ignoresCache {
+            showSnapshot(of: identity, from: listResource(of: first))
+        }
         guard pagination.hasFirstPage, loading.stateIdentity == identity else {
             return beginFirstPage(first, policy: policy)
         }
@@ -74,23 +84,33 @@ extension Paginating {
         return beginReloadOfPages(identity: identity, policy: policy)
     }
 
-    private func listIdentity(
+    /// The identity of the list whose first page is `first`: the state's while pages
+    /// are shown.
+    func listIdentity(
         of first: Resource<Page<ResourceType.Element, Cursor>>
     ) -> ResourceIdentity {
         first.identity.listed(as: ResourceType.self, by: Self.listKey)
+    }
+
+    /// The list as one resource: its first page mapped to its items, which a reload
+    /// loads again.
+    private func listResource(
+        of first: Resource<Page<ResourceType.Element, Cursor>>
+    ) -> Resource<ResourceType> {
+        var list = first.listed(by: Self.listKey) { ResourceType($0.items) }
+        if let elements = first.storedElements {
+            list.storedElements = { (items: ResourceType) in
+                elements(Page<ResourceType.Element, Cursor>(items: Array(items), next: nil))
+            }
+        }
+        return list
     }
 
     private func beginFirstPage(
         _ resource: Resource<Page<ResourceType.Element, Cursor>>,
         policy: LoadPolicy
     ) -> LoadStart {
-        var list = resource.listed(by: Self.listKey) { ResourceType($0.items) }
-        if let elements = resource.storedElements {
-            list.storedElements = { (items: ResourceType) in
-                elements(Page<ResourceType.Element, Cursor>(items: Array(items), next: nil))
-            }
-        }
-        loading.lastResource = list
+        loading.lastResource = listResource(of: resource)
         let identity = listIdentity(of: resource)
         let anotherList = loading.stateIdentity != identity
         let start = loading.begin(
@@ -252,7 +272,7 @@ extension Paginating {
         try loading.applyLoaded(ResourceType(page.items), for: self) {
             changePagination { $0.start(with: [page], from: nil, counts: [page.items.count]) }
         }
-        didApply(.replaced)
+        Self.loadingLifecycle.applied(self, .replaced)
     }
 
     /// Replaces the content with the pages of a reload, each item once; pages the
@@ -266,6 +286,7 @@ extension Paginating {
         {
             loading.contentDirectives = fetched.first?.cacheDirectives
             loading.markLoaded(for: self)
+            keepSnapshot()
             return
         }
         // The new list is built in the state, so that `itemsToAppend(from:)` sees as
@@ -290,7 +311,7 @@ extension Paginating {
             }
         }
         core.contentDirectives = fetched.first?.cacheDirectives
-        didApply(.replaced)
+        Self.loadingLifecycle.applied(self, .replaced)
     }
 
     /// Adds a page at one end of the content, drops pages at the other end beyond
@@ -360,7 +381,7 @@ extension Paginating {
         let now = loadingClock.continuousNow
         loading.update(for: self) { $0.applyStaged(isEmpty: empty, at: now) }
         for change in changes.isEmpty ? [.none] : changes {
-            didApply(change)
+            Self.loadingLifecycle.applied(self, change)
         }
     }
 }

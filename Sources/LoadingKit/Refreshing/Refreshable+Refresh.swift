@@ -176,10 +176,10 @@ extension Refreshable {
     {
         guard change != .none else {
             loading.markLoaded(for: self)
-            didApply(.none)
+            Self.loadingLifecycle.applied(self, .none)
             return
         }
         try loading.applyLoaded(content, merged: change != .replaced, for: self)
-        didApply(change)
+        Self.loadingLifecycle.applied(self, change)
     }
 }
