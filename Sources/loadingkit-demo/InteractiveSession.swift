@@ -47,6 +47,7 @@ struct InteractiveSession {
                 let news = DemoFormat.count(published, "new story", plural: "new stories")
                 renderer.note("\(news) published on the server; refreshing")
                 await screen.refresh()
+                renderer.replaceNotes(with: "\(news) published on the server; refreshed")
             case "n" where !screen.pagination.hasMorePages:
                 renderer.note("the end of the feed: there is no page after these")
             case "n":

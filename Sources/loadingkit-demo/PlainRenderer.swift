@@ -7,13 +7,15 @@ import LoadingKit
 final class PlainRenderer {
     private let output: any DemoOutput
     private var last: (LoadingActivity, String)?
+    private var hasStep = false
 
     init(output: any DemoOutput) {
         self.output = output
     }
 
     func step(_ title: String) async {
-        output.write("\n== \(title)\n")
+        output.write((hasStep ? "\n" : "") + "== \(title)\n")
+        hasStep = true
     }
 
     func note(_ text: String) {
@@ -63,7 +65,11 @@ final class PlainRenderer {
         switch change {
         case .none: return "rows: nothing new"
         case .replaced: return "rows: replaced, \(DemoFormat.count(items.count, "item"))"
-        case .appended(let range): return "\(DemoFormat.rows(range)) appended: the next page"
+        case .appended(let range):
+            // The rows appended end the content, whatever a window dropped at the head.
+            let added = items.suffix(range.count)
+            let ends = added.first.map { "\($0.title) … \(added.last?.title ?? "")" } ?? "none"
+            return "\(DemoFormat.rows(range)) appended: the next page (\(ends))"
         case .removed(let range): return "\(DemoFormat.rows(range)) dropped from memory"
         case .inserted(let indices):
             let titles = indices.prefix(3).map { items[$0].title }.joined(separator: ", ")

@@ -31,6 +31,11 @@ struct RemoteSession {
         for item in screen.loadingState.content ?? [] {
             output.write("\(item.id)\t\(item.title)\n")
         }
+        if screen.pagination.pageError == nil, screen.pagination.hasMorePages {
+            output.writeError(
+                "stopped after \(DemoFormat.count(pages, "page")); the API has more (--pages N)\n"
+            )
+        }
         return screen.pagination.pageError.map { "stopped at a failed page: \($0)" }
     }
 }

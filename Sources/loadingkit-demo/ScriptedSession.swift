@@ -39,12 +39,20 @@ struct ScriptedSession {
         await pageToTheEnd(screen)
 
         await renderer.step("5. Back toward the head")
+        let confirmedBefore = feed.notModifiedCount
         for _ in 0..<2 {
             await screen.loadPreviousPage()
         }
+        renderer.note(
+            "2 pages loaded back: the server answered 304 Not Modified to "
+                + "\(feed.notModifiedCount - confirmedBefore), whose stored pages were shown"
+        )
 
         renderer.progress("")  // the main feed's counts, not shown over another screen
         await renderer.step("6. Empty filter")
+        renderer.note(
+            "a filter no story matches, on a screen of its own; the main feed is left as it is"
+        )
         let filtered = FeedScreen(firstPage: feed.emptyFilter, webservice: webservice)
         filtered.onChange = { [renderer] screen, change in
             renderer.render(screen, change: change)

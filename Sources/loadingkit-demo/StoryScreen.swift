@@ -17,10 +17,10 @@ final class StoryScreen: Loading {
 
     func configure(value: [Story]) {}
 
-    /// What the screen shows: the focused story's title, or the list's.
+    /// What the screen shows: the focused story's title, or the list's, each quoted.
     var summary: String {
         guard let stories = loadingState.content else { return "nothing yet" }
-        guard let focus else { return stories.map(\.title).joined(separator: ", ") }
+        guard let focus else { return stories.map { "\"\($0.title)\"" }.joined(separator: ", ") }
         return stories.first { $0.id == focus }.map { "\"\($0.title)\"" } ?? "gone"
     }
 

@@ -67,12 +67,14 @@ struct TerminalFrame {
             return "\(spinner) retrying \(next), which failed: \(error)"
         case (.loadingPreviousPage, _, let error?):
             return "\(spinner) retrying \(previous), which failed: \(error)"
+        case (.loading, _, _):
+            return "\(spinner) reloading"  // rows are shown: they stay while it loads
         case (let activity, _, _) where activity != .idle:
             return "\(spinner) \(activity)"
         case (_, let error?, _):
-            return "⚠ \(next) failed: \(error)"
+            return "⚠ \(next) failed: \(error) — the next page asks again"
         case (_, _, let error?):
-            return "⚠ \(previous) failed: \(error)"
+            return "⚠ \(previous) failed: \(error) — the previous page asks again"
         default:
             return state.error.map { "⚠ \($0); showing what was loaded before" } ?? "✓ up to date"
         }

@@ -51,6 +51,12 @@ final class TerminalRenderer {
         draw()
     }
 
+    /// Replaces the notes with `text`: what was under way is over.
+    func replaceNotes(with text: String) {
+        frame.notes = [text]
+        draw()
+    }
+
     /// Forgets the notes, the notice and the marks: a new key was pressed.
     func clearNotes() {
         frame.notes = []

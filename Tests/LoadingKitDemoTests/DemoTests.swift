@@ -45,6 +45,7 @@ struct DemoTests {
                     credentials: .init(renewals: 1, loaded: 5)
                 )
         )
+        #expect(output.text.hasPrefix("== 1. First load\n"))  // no blank line before it
         let expected = [
             "== 1. First load",
             "state: loading · placeholder: loading",
@@ -64,12 +65,12 @@ struct DemoTests {
             "rows 1–5 inserted: newly published (Story 245, Story 244, Story 243…)",
             "refreshed: 5 new stories at the head, the 30 shown kept",
             "== 4. Pages to the end, four pages held",
-            "rows 36–60 appended: the next page",
+            "rows 36–60 appended: the next page (Story 210 … Story 186)",
             "retrying page 3, which failed",
-            "rows 61–90 appended: the next page",
-            "rows 121–150 appended: the next page",
+            "rows 61–90 appended: the next page (Story 185 … Story 156)",
+            "rows 121–150 appended: the next page (Story 125 … Story 96)",
             "rows 1–30 dropped from memory",
-            "rows 121–125 appended: the next page",
+            "rows 121–125 appended: the next page (Story 5 … Story 1)",
             "rows 1–30 dropped from memory",
             "end of the feed: 9 pages loaded, 4 held; 1 failed page retried",
             "== 5. Back toward the head",
@@ -78,10 +79,12 @@ struct DemoTests {
             "rows 121–125 dropped from memory",
             "rows 1–30 inserted: the previous page, loaded back (Story 155, Story 154, Story 153…)",
             "rows 121–150 dropped from memory",
+            "2 pages loaded back: the server answered 304 Not Modified to 2, whose stored pages were shown",
             "== 6. Empty filter",
+            "a filter no story matches, on a screen of its own; the main feed is left as it is",
             "state: idle · placeholder: empty · items 0 · pages 1 · end",
             "== 7. A list and a detail sharing one stored value",
-            "list: Story 1, Story 2, Story 3, Story 4, Story 5 · 1 request",
+            "list: \"Story 1\", \"Story 2\", \"Story 3\", \"Story 4\", \"Story 5\" · 1 request",
             "detail of story 3: \"Story 3\" shown at once, 0 requests sent",
             "== 8. An optimistic rename",
             "before the server answers — list: \"Story 3, renamed\" · detail: \"Story 3, renamed\"",
@@ -99,7 +102,7 @@ struct DemoTests {
             "edited story 4: shown at once, on disk, waiting for the server",
             "3 edits wait in the outbox",
             "the server is back: 3 of 3 edits confirmed in order, 0 left",
-            "list: Story 1, offline, Story 2, offline, Story 3, renamed, Story 4, offline, Story 5",
+            "list: \"Story 1, offline\", \"Story 2, offline\", \"Story 3, renamed\", \"Story 4, offline\", \"Story 5\"",
             "== 12. An expired token, renewed once",
             "signed in as a reader: 5 of 5 items loaded",
             "the server expired the token; five screens load at once",
@@ -218,6 +221,7 @@ struct DemoTests {
                 "11\t#11", "12\t#12", "21\t#21", "22\t#22",
             ]
         )
+        #expect(output.errorLines == ["stopped after 2 pages; the API has more (--pages N)"])
     }
 
     @Test("a page failing after the first prints the items before it and fails on stderr")

@@ -64,6 +64,15 @@ struct InteractiveKeysTests {
         #expect(!output.frames[refreshed].contains { $0.contains("the head of the feed") })
         let settled = try first(in: output, after: refreshed) { $0.hasPrefix("  + new  Story 24") }
         #expect(output.frames[settled].count { $0.hasPrefix("  + new  Story 24") } == 3)
+        let done = try first(in: output, after: refreshed) {
+            $0 == "  3 new stories published on the server; refreshed"
+        }
+        #expect(output.frames[done].count { $0.hasPrefix("  + new  Story 24") } == 3)
+        #expect(output.frames[done].contains("  ✓ up to date"))
+        _ = try first(in: output, after: done) {
+            $0.hasPrefix("  ⚠ page 3 failed: Bad status 503")
+                && $0.hasSuffix(" — the next page asks again")
+        }
         let paged = try first(in: output, after: settled) { $0.hasPrefix("  ↓ page Story ") }
         #expect(!output.frames[paged...].contains { $0.contains(published) })
         #expect(!output.frames[paged].contains { $0.hasPrefix("  + new ") })
@@ -82,6 +91,7 @@ struct InteractiveKeysTests {
         let reloading = try first(in: output) {
             $0 == "  reloading the 2 pages held, one request each"
         }
+        _ = try first(in: output, after: reloading) { $0.hasSuffix(" reloading") }
         let marks = ["  + new ", "  ↓ page ", "  ↑ page "]
         let last = try #require(output.frames.last)
         #expect(last.contains { $0.hasPrefix("  2 pages held · 60 items · 4 requests · ") })

@@ -90,6 +90,27 @@ struct ErrorDescriptionTests {
         }
     }
 
+    @Test(
+        "a body that is not what was asked for is told in words, once",
+        arguments: [
+            ("/object", #"{"id": 1}"#, "expected a list, found an object"),
+            (
+                "/html", "<!doctype html><html><body>Sign in</body></html>",
+                "the answer is an HTML page, not JSON"
+            ),
+            ("/empty", "", "the answer is empty, not JSON"),
+            ("/text", "rate limited", "the answer is not JSON"),
+            ("/string", #"[{"id": "one", "title": "t"}]"#, "expected a number, found a string"),
+        ]
+    )
+    func toldInWords(path: String, body: String, told: String) async throws {
+        let server = try LoopbackServer()
+        server.route(path) { _ in .text(body) }
+        let error = try #require(await load(Resource<[Episode]>(url: server.url(path))))
+        #expect(error.description.hasSuffix(": " + told), "\(error.description)")
+        #expect(error.description.components(separatedBy: told).count == 2)
+    }
+
     @Test("a transport failure: no user, password, query or underlying error text")
     func transport() {
         let url = URL(string: "https://user:pa55@x.test/a?token=s3cret#s3cret")!

@@ -117,10 +117,13 @@ struct URLSessionTransportTests {
         let error = await #expect(throws: WebserviceError.self) {
             try await webservice.load(Resource<[Episode]>(url: server.url("/episodes")))
         }
-        guard case .transport = error else {
+        guard case .transport(let failure) = error else {
             Issue.record("expected a transport failure, got \(String(describing: error))")
             return
         }
+        // Told in words, not as FoundationNetworking's unknown error.
+        #expect(failure.code == .networkConnectionLost)
+        #expect(failure.description.hasSuffix(": the connection was lost"))
     }
 
     @Test("a body over the limit is refused, announced or not")

@@ -88,7 +88,7 @@ extension WebserviceError.DecodingFailure {
         switch error {
         case .typeMismatch(let type, let errorContext):
             context = errorContext
-            detail = "expected \(type)"
+            detail = Self.mismatch(expected: type, context: errorContext)
         case .valueNotFound(let type, let errorContext):
             context = errorContext
             detail = "expected \(type) but found null"
@@ -115,6 +115,65 @@ extension WebserviceError.DecodingFailure {
             method: method
         )
         describedPath = context.codingPath.redactedPathDescription
+    }
+}
+
+extension WebserviceError.DecodingFailure {
+    /// A type mismatch in words, when the types are JSON's own: "expected a list,
+    /// found an object"; else "expected Episode".
+    fileprivate static func mismatch(expected type: Any.Type, context: DecodingError.Context)
+        -> String
+    {
+        guard let expected = jsonKind(named: String(describing: type)) else {
+            return "expected \(type)"
+        }
+        // The decoders say what they found in their description, in one of JSON's words.
+        let found = context.debugDescription.firstMatch(of: /found an? ([a-z]+)/)
+            .flatMap { jsonKind(named: String($0.output.1)) }
+        return found.map { "expected \(expected), found \($0)" } ?? "expected \(expected)"
+    }
+
+    /// A JSON kind in words, from a Swift type's name or a decoder's word for a value.
+    private static func jsonKind(named name: String) -> String? {
+        switch name {
+        case _ where name.hasPrefix("Array"), "array": "a list"
+        case _ where name.hasPrefix("Dictionary"), "dictionary": "an object"
+        case "String", "string": "a string"
+        case "Bool", "bool": "true or false"
+        case "number", "Double", "Float", "Decimal": "a number"
+        case _ where name.hasPrefix("Int") || name.hasPrefix("UInt"): "a number"
+        default: nil
+        }
+    }
+}
+
+extension WebserviceError {
+    /// This error, told in words when it is a body that is not JSON at all: an HTML
+    /// page, or nothing — judged by the `Content-Type` and the body's first character,
+    /// never quoting it.
+    func sayingWhatCame(_ body: Data, _ response: HTTPURLResponse) -> WebserviceError {
+        guard case .decoding(let failure) = self, failure.codingPath.isEmpty,
+            failure.expectation == "data corrupted"
+        else { return self }
+        let type = (response.value(forHTTPHeaderField: "Content-Type") ?? "").lowercased()
+        let first = body.first { !Character(UnicodeScalar($0)).isWhitespace }
+        let what: String
+        if type.contains("html") || first == UInt8(ascii: "<") {
+            what = "the answer is an HTML page, not JSON"
+        } else if first == nil {
+            what = "the answer is empty, not JSON"
+        } else {
+            what = "the answer is not JSON"
+        }
+        return .decoding(
+            DecodingFailure(
+                codingPath: "",
+                message: what + ": " + failure.message,
+                expectation: what,
+                url: failure.url,
+                method: failure.method
+            )
+        )
     }
 }
 

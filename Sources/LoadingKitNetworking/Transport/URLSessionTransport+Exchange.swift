@@ -136,11 +136,17 @@ extension URLSessionTransport {
 
         /// Ends the exchange with the task's outcome.
         func complete(error: (any Error)?) {
-            if let error {
-                finish(with: .failure(error))
-                return
-            }
             let outcome: Result<(Data, HTTPURLResponse), any Error> = state.withLock { state in
+                // A body the server's Content-Length says is longer than what came: the
+                // connection closed before its end, which FoundationNetworking reports
+                // as an unknown error.
+                let cutShort =
+                    state.response != nil
+                    && state.expectedBytes.map { Int64(state.body.count) < $0 } == true
+                if let error {
+                    let unknown = (error as? URLError)?.code == .unknown
+                    return .failure(cutShort && unknown ? URLError(.networkConnectionLost) : error)
+                }
                 guard let response = state.response else {
                     return .failure(URLError(.badServerResponse))
                 }

@@ -286,7 +286,7 @@ extension Webservice {
                 parseError: error,
                 url: response.url ?? request.url,
                 method: resource.method
-            )
+            ).sayingWhatCame(data, response)
             return reportFailure(failure, of: resource, since: started)
         }
         let validators = withoutValidators ? nil : Validators(response: response)

@@ -212,7 +212,7 @@ extension Story {
         .linked(url: cursor ?? Story.newest)  // Link: rel="next" and rel="prev"
     }
     func refreshResource(newerThan first: Story?) -> Resource<[Story]> {
-        Story.feed(since: first?.id)
+        Resource(url: Story.newest)  // the newest page: the rows it shares tell what is new
     }
     func didApply(_ change: ContentChange) { print(change) }  // insert, append or remove rows
 }
