@@ -128,7 +128,8 @@ struct WorkloadScenario {
             detail: detail
         )
         await reopened.loadFirstPage()
-        precondition(reopened.loadingState.content?.count == Self.pageSize)
+        // The list opened again shows the six pages it held, from the store.
+        precondition(reopened.loadingState.content?.count == 6 * Self.pageSize)
     }
 
     /// The same session written by hand.

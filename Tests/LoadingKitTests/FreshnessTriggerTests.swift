@@ -56,6 +56,28 @@ struct FreshnessTriggerTests {
         #expect(server.requestCount(for: "/posts") == 3)
     }
 
+    @Test("screens showing one resource keep their timers, and share one request each interval")
+    func screensOfOneResourcePoll() async throws {
+        var screens: [PostsScreen] = []
+        for _ in 0..<3 {
+            let screen = PostsScreen(webservice: webservice, clock: clock)
+            screen.revalidationInterval = .seconds(30)
+            await screen.load(resource: posts)
+            screens.append(screen)
+        }
+        await clock.waitForSleepers(3)
+        for interval in 1...3 {
+            let before = server.requestCount(for: "/posts")
+            latest.withLock { $0 = interval + 1 }
+            clock.advance(by: .seconds(30))
+            await clock.waitForSleepers(3 * (interval + 1))  // every screen waits again
+            #expect(server.requestCount(for: "/posts") - before == 1)
+            for screen in screens {
+                await waitUntil(screen, shows: [interval + 1])
+            }
+        }
+    }
+
     @Test("no timer runs for a screen that disappeared or was released")
     func noTimerWhenNothingShowsIt() async throws {
         var screen: PostsScreen? = await screen()

@@ -91,7 +91,7 @@ extension LoadingCore {
             return resource == identity ? .joined(inFlight) : nil
         }
         guard stateIdentity == identity, isContentCurrent(for: loader) else { return nil }
-        report(.skipped, for: loader)
+        skip(for: loader)
         return .skipped
     }
 

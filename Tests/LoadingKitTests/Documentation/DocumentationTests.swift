@@ -70,6 +70,7 @@ struct DocumentationTests {
             "Sources/LoadingKit/LoadingKit.docc/LoadingKit.md",
             "Sources/LoadingKit/LoadingKit.docc/GettingStarted.md",
             "Sources/LoadingKit/LoadingKit.docc/RefreshingContent.md",
+            "Sources/LoadingKit/LoadingKit.docc/KeepingScreensFresh.md",
             "Sources/LoadingKit/LoadingKit.docc/PaginatingContent.md",
             "Sources/LoadingKit/LoadingKit.docc/CachingRetriesAndCoalescing.md",
             "Sources/LoadingKit/LoadingKit.docc/SharingInvalidatingAndMutating.md",

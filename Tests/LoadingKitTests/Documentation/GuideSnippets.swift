@@ -126,6 +126,42 @@ struct Metrics: Sendable {
     func record(status: Int, duration: Duration) {}
 }
 
+struct Match: Codable, Sendable, Equatable {
+    let home: Int
+    let away: Int
+
+    static func search(_ query: String) -> Resource<Match> {
+        Resource(
+            url: URL(string: "https://api.example.com/matches")!,
+            query: [URLQueryItem(name: "q", value: query)]
+        )
+    }
+}
+
+// snippet: fresh-interval
+@MainActor final class MatchScreen: Loading {
+    let loading = LoadingCore<Match>()
+    var revalidationInterval: Duration? { .seconds(30) }  // while the screen is live
+    func configure(value: Match) {}
+}
+// end snippet
+
+@MainActor
+enum FreshSnippets {
+    static func comingBack(webservice: Webservice) {
+        // snippet: fresh-active
+        webservice.revalidateStaleScreens()  // the app is active again, or back online
+        // end snippet
+    }
+
+    static func searching(results: MatchScreen, query: String) async {
+        // snippet: fresh-keep-previous
+        await results.load(resource: Match.search(query), policy: .ifNeeded.keepingPreviousContent)
+        print(results.loadingState.isPreviousContent)  // false once the new answer applied
+        // end snippet
+    }
+}
+
 @MainActor
 enum GuideSnippets {
     static let metrics = Metrics()
