@@ -24,10 +24,11 @@ enum DemoCommand {
         }
         let transport = URLSessionTransport(configuration: .init(timeout: 10))
         let events = output.eventLine
-        let monitor =
+        let printer =
             options.verbose
             ? LoadingEventPrinter(showsQueryValues: true) { events("  · \($0)") } : nil
-        let webservice = Webservice(transport: transport, configuration: .init(monitor: monitor))
+        let refusals = LinkRefusals(forwardingTo: printer)
+        let webservice = Webservice(transport: transport, configuration: .init(monitor: refusals))
         // Event lines would tear a redrawn screen: with them, the session is told in lines.
         let renderer: any DemoRenderer =
             output.isTerminal && !options.verbose
@@ -44,7 +45,8 @@ enum DemoCommand {
                 pages: options.pages,
                 renderer: renderer,
                 output: output,
-                webservice: webservice
+                webservice: webservice,
+                refusals: refusals
             )
             guard let failure = await remote.run() else { return 0 }
             renderer.finish()

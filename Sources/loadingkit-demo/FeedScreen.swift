@@ -10,7 +10,8 @@ final class FeedScreen: Paginating, Refreshable {
     let loading = LoadingCore<[FeedItem]>()
     let webservice: Webservice
     let firstPage: URL
-    let maxPages: Int? = 4
+    /// Four pages at most, the demo's window; `nil` keeps every page.
+    let maxPages: Int?
     /// Told of every state change and every change to the rows.
     var onChange: (@MainActor (FeedScreen, ContentChange?) -> Void)?
     /// What the last load did — refresh, reload, or a page either way — kept after it
@@ -18,9 +19,10 @@ final class FeedScreen: Paginating, Refreshable {
     /// stories, or older or newer ones of a page.
     private(set) var lastLoad = LoadingActivity.idle
 
-    init(firstPage: URL, webservice: Webservice) {
+    init(firstPage: URL, webservice: Webservice, maxPages: Int? = 4) {
         self.firstPage = firstPage
         self.webservice = webservice
+        self.maxPages = maxPages
     }
 
     func resource(forPage next: URL?) -> Resource<Page<FeedItem, URL>> {

@@ -9,11 +9,14 @@ struct RemoteSession {
     let renderer: any DemoRenderer
     let output: any DemoOutput
     let webservice: Webservice
+    /// The `Link` targets the kit refused to follow.
+    let refusals: LinkRefusals
 
     /// Loads up to `pages` pages and prints their items; returns the one-line error of a
     /// failed first load, or of the page that failed after the items before it.
     func run() async -> String? {
-        let screen = FeedScreen(firstPage: url, webservice: webservice)
+        // Every page loaded is printed: no window drops any.
+        let screen = FeedScreen(firstPage: url, webservice: webservice, maxPages: nil)
         screen.onChange = { [renderer] screen, change in
             renderer.render(screen, change: change)
         }
@@ -31,11 +34,27 @@ struct RemoteSession {
         for item in screen.loadingState.content ?? [] {
             output.write("\(item.id)\t\(item.title)\n")
         }
-        if screen.pagination.pageError == nil, screen.pagination.hasMorePages {
-            output.writeError(
-                "stopped after \(DemoFormat.count(pages, "page")); the API has more (--pages N)\n"
-            )
+        if screen.pagination.pageError == nil {
+            output.writeError(ending(of: screen) + "\n")
         }
         return screen.pagination.pageError.map { "stopped at a failed page: \($0)" }
+    }
+
+    /// How the list ended, in a line: the pages and items, the total the API told,
+    /// and why there were no more.
+    private func ending(of screen: FeedScreen) -> String {
+        let pagination = screen.pagination
+        let items = screen.loadingState.content?.count ?? 0
+        let counted =
+            pagination.totalCount.map { "\(items) of \($0) items" }
+            ?? DemoFormat.count(items, "item")
+        let loaded = "\(DemoFormat.count(pagination.pagesLoaded, "page")), \(counted)"
+        if pagination.hasMorePages {
+            return "\(loaded); the API has more (--pages N)"
+        }
+        guard let origin = refusals.refusedOrigins.first else {
+            return "\(loaded); the end of the list"
+        }
+        return "\(loaded); the next page is on another origin, \(origin), not followed"
     }
 }

@@ -221,7 +221,42 @@ struct DemoTests {
                 "11\t#11", "12\t#12", "21\t#21", "22\t#22",
             ]
         )
-        #expect(output.errorLines == ["stopped after 2 pages; the API has more (--pages N)"])
+        #expect(output.errorLines == ["2 pages, 4 items; the API has more (--pages N)"])
+    }
+
+    @Test("--url keeps every page it loads, and ends saying how many of the total, and why")
+    func remoteEnding() async throws {
+        let server = try LoopbackServer()
+        server.route("/repos") { request in
+            let page = Int(request.query("page") ?? "1") ?? 1
+            var headers: HeaderFields = [("X-Total-Count", "12")]
+            if page < 6 {
+                headers.append("Link", "</repos?page=\(page + 1)>; rel=\"next\"")
+            }
+            return .json((1...2).map { Repository(id: page * 10 + $0) }, headers: headers)
+        }
+        server.route("/elsewhere") { _ in
+            .json([Repository(id: 1)], headers: [("Link", "<http://127.0.0.1:1/x>; rel=\"next\"")])
+        }
+        let all = BufferOutput()
+        let status = await DemoCommand.run(
+            arguments: ["--url", server.url("/repos").absoluteString, "--pages", "10"],
+            output: all
+        )
+        #expect(status == 0)
+        #expect(all.lines.filter { $0.contains("\t") }.count == 12)  // six pages, none dropped
+        #expect(all.errorLines == ["6 pages, 12 of 12 items; the end of the list"])
+
+        let refused = BufferOutput()
+        _ = await DemoCommand.run(
+            arguments: ["--url", server.url("/elsewhere").absoluteString],
+            output: refused
+        )
+        #expect(
+            refused.errorLines == [
+                "1 page, 1 item; the next page is on another origin, 127.0.0.1:1, not followed"
+            ]
+        )
     }
 
     @Test("a page failing after the first prints the items before it and fails on stderr")

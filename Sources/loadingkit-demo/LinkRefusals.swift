@@ -1,0 +1,40 @@
+import Foundation
+import LoadingKit
+
+/// Hears the `Link` targets the kit refused to follow — another origin's — so that
+/// `--url` can say why a list ended, and passes every event on to `forward`, the
+/// `--verbose` printer, when there is one.
+///
+/// ```swift
+/// let refusals = LinkRefusals(forwardingTo: printer)
+/// let webservice = Webservice(transport: transport, configuration: .init(monitor: refusals))
+/// ```
+final class LinkRefusals: LoadingMonitor {
+    private let forward: (any LoadingMonitor)?
+    private let refused = Locked<[URL]>([])
+
+    /// Hears events, and hands each to `forward`.
+    ///
+    /// - Parameter forward: Who else hears every event; `nil` for no one.
+    init(forwardingTo forward: (any LoadingMonitor)?) {
+        self.forward = forward
+    }
+
+    /// The origins of the targets refused, in order, once each: `host:port`, never a
+    /// path or a query.
+    var refusedOrigins: [String] {
+        let origins = refused.withLock { $0 }.map { url in
+            (url.host() ?? "?") + (url.port.map { ":\($0)" } ?? "")
+        }
+        return origins.reduce(into: []) { kept, origin in
+            if !kept.contains(origin) { kept.append(origin) }
+        }
+    }
+
+    func record(_ event: LoadingEvent) {
+        if case .linkRefused(let target) = event.kind {
+            refused.withLock { $0.append(target) }
+        }
+        forward?.record(event)
+    }
+}
