@@ -13,6 +13,10 @@ import LoadingKitTesting
 ///
 /// The hand-written session does what screens written without a kit commonly do: every
 /// screen loads what it shows when it appears, with `URLSession` and `JSONDecoder`.
+///
+/// The relaunch rows run the same session in a new launch: through the kit, a new
+/// webservice on the disk cache the first launch left; by hand, as before, with
+/// nothing kept.
 @MainActor
 struct WorkloadScenario {
     let quick: Bool
@@ -60,12 +64,32 @@ struct WorkloadScenario {
     }
 
     func run() async throws -> [Row] {
+        let caches = FileManager.default.temporaryDirectory
+            .appending(path: "loadingkit-bench-relaunch-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: caches) }
+        return try await rows(named: "workload session") {
+            Webservice(transport: transport)
+        }
+            + rows(named: "workload after a relaunch") {
+                try await relaunched(in: caches.appending(path: UUID().uuidString))
+            }
+    }
+
+    /// The requests and CPU rows of the kit's session, on the webservice `launch`
+    /// makes untimed, against the hand-written one.
+    private func rows(
+        named name: String,
+        launch: () async throws -> Webservice
+    ) async throws -> [Row] {
         var kitRequests: [Double] = []
         var handRequests: [Double] = []
         var interleaved = Interleaved(rounds: quick ? 3 : 15)
         let comparison = try await interleaved.compare {
+            let webservice = try await launch()
             let before = server.requests.count
-            let sample = try await Measure.time(operations: 1) { try await kitSession() }
+            let sample = try await Measure.time(operations: 1) {
+                try await kitSession(on: webservice)
+            }
             kitRequests.append(Double(server.requests.count - before))
             return sample
         } baseline: {
@@ -77,7 +101,7 @@ struct WorkloadScenario {
         let requests = Spread(zip(kitRequests, handRequests).map { $0 / $1 })
         return [
             Row(
-                scenario: "workload session: requests",
+                scenario: "\(name): requests",
                 metric: "count",
                 kit: Spread(kitRequests).median,
                 baseline: Spread(handRequests).median,
@@ -86,7 +110,7 @@ struct WorkloadScenario {
                 note: "requests of a scripted app session vs the same session by hand"
             ),
             Row(
-                "workload session: CPU",
+                "\(name): CPU",
                 comparison,
                 budget: 0.6,
                 note: "CPU of the scripted session vs the same session by hand"
@@ -107,9 +131,23 @@ struct WorkloadScenario {
         Resource(url: detailURL(id))
     }
 
-    /// The session through the kit, on a fresh webservice and its store.
-    private func kitSession() async throws {
-        let webservice = Webservice(transport: transport)
+    /// A webservice in a second launch: a first one ran the session on a disk cache in
+    /// `directory` and wrote what it stored; the new one starts on that cache.
+    private func relaunched(in directory: URL) async throws -> Webservice {
+        func launch() -> Webservice {
+            Webservice(
+                transport: transport,
+                configuration: .init(persistentStore: DiskResourceStore(directory: directory))
+            )
+        }
+        let first = launch()
+        try await kitSession(on: first)
+        await first.persistPendingValues()
+        return launch()
+    }
+
+    /// The session through the kit, on `webservice` and its store.
+    private func kitSession(on webservice: Webservice) async throws {
         let list = WorkloadList(webservice: webservice, url: server.url("/items"), detail: detail)
         await list.loadFirstPage()
         for id in Array(0..<Self.details) + Array(0..<Self.details) {
@@ -128,8 +166,8 @@ struct WorkloadScenario {
             detail: detail
         )
         await reopened.loadFirstPage()
-        // The list opened again shows the six pages it held, from the store.
-        precondition(reopened.loadingState.content?.count == 6 * Self.pageSize)
+        // The list opened again shows the pages it held, from the store.
+        precondition(reopened.loadingState.content == list.loadingState.content)
     }
 
     /// The same session written by hand.

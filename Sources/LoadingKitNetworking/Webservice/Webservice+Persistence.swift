@@ -114,11 +114,15 @@ extension Webservice {
         persist(value, validators: nil, to: persistence)
     }
 
-    /// Writes `value` with `validators` in the background.
+    /// Writes `value` with `validators` in the background — unless another write or a
+    /// removal of the same key is asked for before it runs: a list that gets five
+    /// pages at once is encoded once.
     func persist<A: Sendable>(_ value: A, validators: Validators?, to persistence: Persistence) {
         let storedAt = configuration.clock.dateNow
-        persistenceQueue.async {
-            guard let encodable = value as? any Encodable,
+        let turn = nextPersistenceTurn(of: persistence.key)
+        persistenceQueue.async { [persistenceTurns] in
+            guard persistenceTurns.withLock({ $0[persistence.key] == turn }),
+                let encodable = value as? any Encodable,
                 let body = try? JSONEncoder().encode(encodable)
             else { return }
             persistence.store.store(
@@ -135,8 +139,18 @@ extension Webservice {
 
     /// Forgets the persisted value, in the background, after the writes before.
     func forgetPersisted(_ persistence: Persistence) {
+        _ = nextPersistenceTurn(of: persistence.key)
         persistenceQueue.async {
             persistence.store.removeRecord(forKey: persistence.key)
+        }
+    }
+
+    /// Numbers a new write or removal of `key`, the last asked for.
+    private func nextPersistenceTurn(of key: String) -> UInt64 {
+        persistenceTurns.withLock { turns in
+            let turn = (turns[key] ?? 0) + 1
+            turns[key] = turn
+            return turn
         }
     }
 

@@ -192,6 +192,9 @@ public final class Webservice: Sendable {
     let writes = PendingWrites()
     /// Writes to the persistent store, in order, off every caller's path.
     let persistenceQueue = DispatchQueue(label: "LoadingKit.persistence", qos: .utility)
+    /// For each persistent key, the number of the last write or removal asked for: a
+    /// write that a later one for its key replaced before it ran is skipped unencoded.
+    let persistenceTurns = Locked<[String: UInt64]>([:])
 
     /// Creates a webservice.
     ///
