@@ -120,41 +120,6 @@ struct ReopenedListTests {
         #expect(reopened.pagination.totalCount == 102)
     }
 
-    @Test(
-        "after a relaunch the window held is shown from disk in the first frame, then revalidated"
-    )
-    func relaunch() async throws {
-        let directory = FileManager.default.temporaryDirectory
-            .appending(path: "reopened-list-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: directory) }
-        func launch() -> Webservice {
-            Webservice(
-                transport: URLSessionTransport(),
-                configuration: .init(persistentStore: DiskResourceStore(directory: directory))
-            )
-        }
-        let before = launch()
-        let first = PostPages(server: server, webservice: before, maxPages: 2)
-        await first.loadFirstPage()
-        await first.loadNextPage()
-        await first.loadNextPage()
-        #expect(first.ids == Array(11...30))
-        await before.persistPendingValues()
-        let sent = server.requests.count
-
-        let reopened = PostPages(server: server, webservice: launch(), maxPages: 2)
-        let opening = reopened.startLoadingFirstPage()
-        #expect(reopened.ids == Array(11...30))  // before any answer
-        #expect(reopened.pagination.totalCount == 100)
-        #expect(reopened.pagination.hasPreviousPages)
-        await opening.finish()
-
-        #expect(server.requests.count == sent + 2)  // the two pages held, asked again
-        #expect(reopened.ids == Array(11...30))
-        await reopened.loadPreviousPage()
-        #expect(reopened.ids == Array(1...20))
-    }
-
     @Test("a load ignoring caches shows no snapshot: the list starts from its first page")
     func ignoringCache() async throws {
         _ = await screen(loading: 3)

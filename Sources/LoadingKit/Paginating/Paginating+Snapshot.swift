@@ -1,24 +1,13 @@
 import LoadingKitNetworking
 
 /// A list opened again shows what it held: each change of a list's content keeps a
-/// ``ListSnapshot`` of it in the webservice's store, under the list — and on disk, as
-/// any value of the list's request would be; a screen that begins the list with
-/// nothing of it shown shows the snapshot as its first frame — items, pages, cursors,
-/// totals — and the policy then judges it as it judges a stored value: a stale one
-/// (read back from disk, or invalidated) reloads the pages held.
+/// ``ListSnapshot`` of it in the webservice's store, under the list; a screen that
+/// begins the list with nothing of it shown shows the snapshot as its first frame —
+/// items, pages, cursors, totals — and the policy then judges it as it judges a stored
+/// value: a stale one reloads the pages held, whose requests are conditional.
 extension Paginating {
-    private typealias Snapshot = ListSnapshot<ResourceType, Cursor>
-
-    /// The snapshot of the list as a resource: the request of its first page, which
-    /// decides whether it may be persisted.
-    private func snapshotResource() -> Resource<Snapshot> {
-        listResource(of: resource(forPage: nil)).listed(by: Snapshot.key) { items in
-            Snapshot(items: items, window: PaginationState())
-        }
-    }
-
-    /// Keeps what the list shows in the webservice's store, and on disk when it may
-    /// be, for the next screen that opens it.
+    /// Keeps what the list shows in the webservice's store, for the next screen that
+    /// opens it.
     func keepSnapshot() {
         let core = loading
         let store = webservice.store
@@ -28,15 +17,14 @@ extension Paginating {
         else { return }
         let age = loadedAt.duration(to: loadingClock.continuousNow)
         let storedAt = webservice.configuration.clock.continuousNow.advanced(by: .zero - age)
-        let window = pagination.restorable(holding: items.count)
-        let snapshot = Snapshot(items: items, window: window)
+        let window = pagination.restorable
+        let snapshot = ListSnapshot(items: items, window: window)
         let pageCost = store.entry(for: resource(forPage: nil).identity)?.cost ?? 0
         let directives = core.contentDirectives ?? CacheDirectives()
         let sequence = store.nextSequence()
-        let snapshotIdentity = Snapshot.identity(ofList: identity)
-        let kept = store.store(
+        _ = store.store(
             snapshot,
-            for: snapshotIdentity,
+            for: ListSnapshot<ResourceType, Cursor>.identity(ofList: identity),
             sequence: sequence,
             notifies: false
         ) { version in
@@ -52,32 +40,28 @@ extension Paginating {
                 cost: pageCost * window.pagesLoaded
             )
         }
-        if kept != nil {
-            webservice.persist(snapshot, of: snapshotResource(), identity: snapshotIdentity)
-        }
     }
 
     /// Forgets the list's snapshot: a screen reset starts the list over.
     func forgetSnapshot() {
         let list = listIdentity(of: resource(forPage: nil))
-        webservice.store.remove(Snapshot.identity(ofList: list))
+        webservice.store.remove(ListSnapshot<ResourceType, Cursor>.identity(ofList: list))
     }
 
-    /// Shows the list's snapshot — kept in memory, or read back from disk — when
-    /// ``Loading/validate(_:)`` takes its items, in place of what the screen shows:
-    /// superseding a load in flight, as a stored value does.
+    /// Shows the list's snapshot, when one is stored and ``Loading/validate(_:)``
+    /// takes its items, in place of what the screen shows: superseding a load in
+    /// flight, as a stored value does.
     ///
     /// - Parameters:
     ///   - identity: The list's identity.
     ///   - list: The list as one resource, which a reload loads again.
     func showSnapshot(of identity: ResourceIdentity, from list: Resource<ResourceType>) {
         let core = loading
-        let snapshotIdentity = Snapshot.identity(ofList: identity)
         guard
-            let entry = webservice.store.entry(for: snapshotIdentity)
-                ?? webservice.restoredEntry(of: snapshotResource(), identity: snapshotIdentity),
-            let snapshot = entry.value as? Snapshot,
-            snapshot.window.itemCount == snapshot.items.count,
+            let entry = webservice.store.entry(
+                for: ListSnapshot<ResourceType, Cursor>.identity(ofList: identity)
+            ),
+            let snapshot = entry.value as? ListSnapshot<ResourceType, Cursor>,
             (try? validate(snapshot.items)) != nil
         else { return }
         if core.cancel() {
@@ -92,9 +76,7 @@ extension Paginating {
         else { return }
         core.stateIdentity = identity
         core.lastResource = list
-        // Read back from disk, or invalidated since: shown, and revalidated.
-        core.contentDirectives =
-            entry.isStale ? CacheDirectives(requiresRevalidation: true) : entry.directives
+        core.contentDirectives = entry.directives
         core.subscribe(to: resource(forPage: nil).identity, for: self)
         changePagination { $0 = snapshot.window }
         didApply(.replaced)

@@ -94,7 +94,7 @@ extension Paginating {
 
     /// The list as one resource: its first page mapped to its items, which a reload
     /// loads again.
-    func listResource(
+    private func listResource(
         of first: Resource<Page<ResourceType.Element, Cursor>>
     ) -> Resource<ResourceType> {
         var list = first.listed(by: Self.listKey) { ResourceType($0.items) }

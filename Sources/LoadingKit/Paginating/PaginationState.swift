@@ -58,29 +58,6 @@ public struct PaginationState<Cursor: Sendable>: Sendable {
     /// next page, waits for that load to end, as ``isNextPageDeferred`` does.
     public internal(set) var isPreviousPageDeferred: Bool
 
-    /// A window read back: `pages`, head first, and the cursors of the pages dropped
-    /// at either end, nearest last.
-    init(
-        pages: [PageRecord],
-        droppedHead: [Cursor?],
-        droppedTail: [Cursor?],
-        totalCount: Int?,
-        firstCursor: Cursor?,
-        lastCursor: Cursor?
-    ) {
-        self.init()
-        self.pages = pages
-        itemsAfterHead = pages.dropFirst().reduce(0) { $0 + $1.count }
-        self.droppedHead = droppedHead
-        self.droppedTail = droppedTail
-        self.totalCount = totalCount
-        self.firstCursor = firstCursor
-        self.lastCursor = lastCursor
-    }
-
-    /// How many items the pages hold, as each page counts them.
-    var itemCount: Int { pages.reduce(0) { $0 + $1.count } }
-
     /// The state before the first page.
     public init() {
         pages = []
@@ -323,12 +300,10 @@ public struct PaginationState<Cursor: Sendable>: Sendable {
     /// The cursor of the head page, where a reload of the pages held starts.
     var headCursor: Cursor? { pages.first?.cursor ?? nil }
 
-    /// The window of content of `count` items as a screen opening the list again
-    /// starts from: the pages, cursors and totals, without what failed or waited on
-    /// the screen that held it.
-    func restorable(holding count: Int) -> PaginationState {
+    /// The window as a screen opening the list again starts from: the pages, cursors
+    /// and totals, without what failed or waited on the screen that held it.
+    var restorable: PaginationState {
         var window = self
-        window.settleHead(contentCount: count)
         window.pageError = nil
         window.previousPageError = nil
         window.isNextPageDeferred = false
@@ -370,5 +345,3 @@ public struct PaginationState<Cursor: Sendable>: Sendable {
         previousPageError = nil
     }
 }
-
-extension PaginationState.PageRecord: Codable where Cursor: Codable {}

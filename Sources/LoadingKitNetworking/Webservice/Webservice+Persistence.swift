@@ -97,26 +97,9 @@ extension Webservice {
         }
     }
 
-    /// Writes `value`, which a refinement keeps in the store under `identity` (a list's
-    /// snapshot), to the persistent store in the background — when `resource`'s value
-    /// may be persisted, as for any value.
-    ///
-    /// - Parameters:
-    ///   - value: The value kept.
-    ///   - resource: The resource of the value, whose request decides.
-    ///   - identity: The identity it is kept under.
-    package func persist<A: Sendable>(
-        _ value: A,
-        of resource: Resource<A>,
-        identity: ResourceIdentity
-    ) {
-        guard let persistence = persistence(of: resource, identity: identity) else { return }
-        persist(value, validators: nil, to: persistence)
-    }
-
     /// Writes `value` with `validators` in the background — unless another write or a
-    /// removal of the same key is asked for before it runs: a list that gets five
-    /// pages at once is encoded once.
+    /// removal of the same key is asked for before it runs: a value stored five times
+    /// in a burst is encoded once.
     func persist<A: Sendable>(_ value: A, validators: Validators?, to persistence: Persistence) {
         let storedAt = configuration.clock.dateNow
         let turn = nextPersistenceTurn(of: persistence.key)
