@@ -27,7 +27,7 @@ extension LoadingCore {
         let empty = configureIfShown(content, for: loader)
         update(for: loader) { $0.edit(content, isEmpty: empty) }
         for change in outcome.changes {
-            Loader.loadingLifecycle.applied(loader, change)
+            loader.didApply(change)
         }
         if sharing {
             share(edit, for: loader)

@@ -34,11 +34,6 @@ public struct LoadingLifecycle<Loader: Loading>: Sendable {
     /// Keeps what a refresh's response said of the whole list — its total count and
     /// links — beside the content.
     var answered: @MainActor @Sendable (Loader, ResponseSummary) -> Void = { _, _ in }
-    /// The content changed by a load, a page or an edit: tells the loader
-    /// (``Loading/didApply(_:)``), after keeping what the refinement keeps of it.
-    var applied: @MainActor @Sendable (Loader, ContentChange) -> Void = { loader, change in
-        loader.didApply(change)
-    }
 }
 
 extension LoadingLifecycle {

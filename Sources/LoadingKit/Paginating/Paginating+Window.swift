@@ -22,19 +22,12 @@ extension LoadingLifecycle where Loader: Paginating {
                 }
                 return loader.beginLoad(of: resource, policy: policy)
             },
-            forget: { loader in
-                loader.changePagination { $0 = PaginationState() }
-                loader.forgetSnapshot()
-            },
+            forget: { loader in loader.changePagination { $0 = PaginationState() } },
             firstLoad: { loader in loader.beginList(policy: .force) },
             replacement: { loader in loader.firstPageReplacement() },
             mergesAtHead: { loader in loader.pagination.isAtHead },
             edited: { loader, applied in loader.follow(applied) },
-            answered: { loader, response in loader.changePagination { $0.note(response) } },
-            applied: { loader, change in
-                loader.keepSnapshot()
-                loader.didApply(change)
-            }
+            answered: { loader, response in loader.changePagination { $0.note(response) } }
         )
     }
 }
@@ -72,9 +65,6 @@ extension Paginating {
         first: Resource<Page<ResourceType.Element, Cursor>>
     ) -> LoadStart {
         let identity = listIdentity(of: first)
-        if loading.stateIdentity != identity || !pagination.hasFirstPage, !policy.ignoresCache {
-            showSnapshot(of: identity, from: listResource(of: first))
-        }
         guard pagination.hasFirstPage, loading.stateIdentity == identity else {
             return beginFirstPage(first, policy: policy)
         }
@@ -84,33 +74,23 @@ extension Paginating {
         return beginReloadOfPages(identity: identity, policy: policy)
     }
 
-    /// The identity of the list whose first page is `first`: the state's while pages
-    /// are shown.
-    func listIdentity(
+    private func listIdentity(
         of first: Resource<Page<ResourceType.Element, Cursor>>
     ) -> ResourceIdentity {
         first.identity.listed(as: ResourceType.self, by: Self.listKey)
-    }
-
-    /// The list as one resource: its first page mapped to its items, which a reload
-    /// loads again.
-    private func listResource(
-        of first: Resource<Page<ResourceType.Element, Cursor>>
-    ) -> Resource<ResourceType> {
-        var list = first.listed(by: Self.listKey) { ResourceType($0.items) }
-        if let elements = first.storedElements {
-            list.storedElements = { (items: ResourceType) in
-                elements(Page<ResourceType.Element, Cursor>(items: Array(items), next: nil))
-            }
-        }
-        return list
     }
 
     private func beginFirstPage(
         _ resource: Resource<Page<ResourceType.Element, Cursor>>,
         policy: LoadPolicy
     ) -> LoadStart {
-        loading.lastResource = listResource(of: resource)
+        var list = resource.listed(by: Self.listKey) { ResourceType($0.items) }
+        if let elements = resource.storedElements {
+            list.storedElements = { (items: ResourceType) in
+                elements(Page<ResourceType.Element, Cursor>(items: Array(items), next: nil))
+            }
+        }
+        loading.lastResource = list
         let identity = listIdentity(of: resource)
         let anotherList = loading.stateIdentity != identity
         let start = loading.begin(
@@ -272,7 +252,7 @@ extension Paginating {
         try loading.applyLoaded(ResourceType(page.items), for: self) {
             changePagination { $0.start(with: [page], from: nil, counts: [page.items.count]) }
         }
-        Self.loadingLifecycle.applied(self, .replaced)
+        didApply(.replaced)
     }
 
     /// Replaces the content with the pages of a reload, each item once; pages the
@@ -286,7 +266,6 @@ extension Paginating {
         {
             loading.contentDirectives = fetched.first?.cacheDirectives
             loading.markLoaded(for: self)
-            keepSnapshot()
             return
         }
         // The new list is built in the state, so that `itemsToAppend(from:)` sees as
@@ -311,7 +290,7 @@ extension Paginating {
             }
         }
         core.contentDirectives = fetched.first?.cacheDirectives
-        Self.loadingLifecycle.applied(self, .replaced)
+        didApply(.replaced)
     }
 
     /// Adds a page at one end of the content, drops pages at the other end beyond
@@ -381,7 +360,7 @@ extension Paginating {
         let now = loadingClock.continuousNow
         loading.update(for: self) { $0.applyStaged(isEmpty: empty, at: now) }
         for change in changes.isEmpty ? [.none] : changes {
-            Self.loadingLifecycle.applied(self, change)
+            didApply(change)
         }
     }
 }

@@ -300,17 +300,6 @@ public struct PaginationState<Cursor: Sendable>: Sendable {
     /// The cursor of the head page, where a reload of the pages held starts.
     var headCursor: Cursor? { pages.first?.cursor ?? nil }
 
-    /// The window as a screen opening the list again starts from: the pages, cursors
-    /// and totals, without what failed or waited on the screen that held it.
-    var restorable: PaginationState {
-        var window = self
-        window.pageError = nil
-        window.previousPageError = nil
-        window.isNextPageDeferred = false
-        window.isPreviousPageDeferred = false
-        return window
-    }
-
     /// Makes the head page own every item of the content the other pages do not —
     /// the items a refresh inserted at the head.
     private mutating func settleHead(contentCount: Int) {

@@ -176,10 +176,10 @@ extension Refreshable {
     {
         guard change != .none else {
             loading.markLoaded(for: self)
-            Self.loadingLifecycle.applied(self, .none)
+            didApply(.none)
             return
         }
         try loading.applyLoaded(content, merged: change != .replaced, for: self)
-        Self.loadingLifecycle.applied(self, change)
+        didApply(change)
     }
 }
