@@ -40,7 +40,12 @@ final class Interruption {
         exit: @escaping @Sendable (Int32) -> Void = { Foundation.exit($0) }
     ) {
         var ends: [Int32] = [-1, -1]
-        _ = Glibc.pipe(&ends)
+        let opened = Glibc.pipe(&ends) == 0
+        precondition(opened, "no pipe for the signal handler: the process is out of descriptors")
+        for end in ends {
+            _ = fcntl(end, F_SETFD, FD_CLOEXEC)
+            _ = fcntl(end, F_SETFL, O_NONBLOCK)
+        }
         pipe = (ends[0], ends[1])
         self.signals = signals
         source = DispatchSource.makeReadSource(fileDescriptor: pipe.read, queue: .global())
@@ -70,6 +75,7 @@ final class Interruption {
         for number in signals {
             signal(number, SIG_DFL)
         }
+        interruptionPipe.store(-1, ordering: .releasing)
         source.cancel()  // which closes the pipe
     }
 }

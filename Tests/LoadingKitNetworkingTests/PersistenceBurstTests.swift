@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import LoadingKitNetworking
+import LoadingKitTesting
 import Testing
 
 /// Values stored faster than the disk takes them are written last one first: a key
@@ -41,16 +42,22 @@ struct PersistenceBurstTests {
         func release() { held.signal() }
     }
 
-    @Test("five values of one key while the disk is busy: the last is written, the others never")
+    @Test(
+        "five answers of one resource while the disk is busy: the last is written, the others never"
+    )
     func burst() async throws {
         let store = HeldStore()
-        let webservice = Webservice(configuration: .init(persistentStore: store))
-        let resource = Resource<[Int]>(url: URL(string: "https://api.example.com/numbers")!)
-        let other = Resource<[Int]>(url: URL(string: "https://api.example.com/other")!)
-        webservice.persist([0], of: other, identity: other.identity)  // keeps the disk busy
-        await store.firstWriteArrived()
+        let mock = MockTransport()
+        let webservice = Webservice(transport: mock, configuration: .init(persistentStore: store))
+        let numbers = Resource<[Int]>(url: URL(string: "https://api.example.com/numbers")!)
+        mock.respond(to: "/other", with: .json([0]))
+        _ = try await webservice.load(
+            Resource<[Int]>(url: URL(string: "https://api.example.com/other")!)
+        )
+        await store.firstWriteArrived()  // the disk is busy with it
         for value in 1...5 {
-            webservice.persist([value], of: resource, identity: resource.identity)
+            mock.respond(to: "/numbers", with: .json([value]))
+            _ = try await webservice.load(numbers)
         }
         store.release()
         await webservice.persistPendingValues()

@@ -26,6 +26,9 @@ extension LoadingCore {
         var deferredPages: [DeferredPage] = []
         /// The wait before the next revalidation, when the screen asks for them.
         var poll: Task<Void, Never>?
+        /// The number of the last wait started: a wait replaced once its sleep ended
+        /// finds another number, and neither reloads nor forgets the new wait.
+        var pollNumber = 0
         /// Whether the screen's view is gone: no revalidation waits until it appears.
         var isPollingPaused = false
     }

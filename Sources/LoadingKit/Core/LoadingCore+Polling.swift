@@ -7,29 +7,43 @@ import LoadingKitNetworking
 /// ``Loading/loadingDidDisappear()`` to ``Loading/loadingDidAppear()`` none starts,
 /// so no timer runs for a screen nothing shows.
 extension LoadingCore {
-    /// Starts the wait before the next revalidation of `loader`, replacing the one
-    /// before, when the screen asks for revalidations and its view is there.
-    func schedulePoll<Loader: Loading>(for loader: Loader) where Loader.ResourceType == Value {
+    /// Starts the wait before the next revalidation of `loader` — the interval, or
+    /// `wait` — replacing the one before, when the screen asks for revalidations and
+    /// its view is there.
+    func schedulePoll<Loader: Loading>(
+        for loader: Loader,
+        after wait: Duration? = nil
+    ) where Loader.ResourceType == Value {
         guard let interval = loader.revalidationInterval,
             !flights.withLock({ $0.isPollingPaused })
         else { return }
         let clock = loader.loadingClock
+        let number = flights.withLock { flights in
+            flights.pollNumber += 1
+            return flights.pollNumber
+        }
         let poll = Task { @MainActor [weak self, weak loader] in
             do {
-                try await clock.sleep(for: interval)
+                try await clock.sleep(for: wait ?? interval)
             } catch {
                 return
             }
-            // Not cancelled: still the wait of the core, which now has none.
-            guard let self, let loader else { return }
-            flights.withLock { $0.poll = nil }
+            guard let self, let loader,
+                flights.withLock({ flights in
+                    // Still the core's wait, which now has none; else replaced since.
+                    guard flights.pollNumber == number else { return false }
+                    flights.poll = nil
+                    return true
+                })
+            else { return }
             // Another screen's answer, shown here within the interval, is as fresh as
-            // a request would make it: wait again instead.
-            if let loadedAt = current.loadedAt,
-                loadedAt.duration(to: clock.continuousNow) < interval
-            {
-                schedulePoll(for: loader)
-                return
+            // a request would make it: wait for the rest of the interval instead.
+            if let loadedAt = current.loadedAt {
+                let age = loadedAt.duration(to: clock.continuousNow)
+                if age < interval {
+                    schedulePoll(for: loader, after: interval - age)
+                    return
+                }
             }
             _ = Loader.loadingLifecycle.reload(loader, .background)?.task
         }
@@ -54,6 +68,7 @@ extension LoadingCore {
     func pausePolling() {
         flights.withLock { flights in
             flights.isPollingPaused = true
+            flights.pollNumber += 1
             flights.poll.replace(with: nil)
         }
     }

@@ -300,8 +300,12 @@ extension Paginating {
         from cursor: Cursor?,
         _ direction: PageDirection
     ) throws(LoadingError) {
+        // Items the user removed are in neither, whatever the server still lists.
+        let removedByUser = loading.removedItems
         let moved = PageGap<ResourceType.Element>.moved(
-            onto: page.items,
+            onto: page.items.filter {
+                Self.identifier(of: $0).map { !removedByUser.contains($0) } ?? true
+            },
             toward: direction,
             from: loadingState.content ?? ResourceType(),
             identifier: Self.identifier

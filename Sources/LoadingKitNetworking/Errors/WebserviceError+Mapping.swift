@@ -153,7 +153,7 @@ extension WebserviceError {
     /// never quoting it.
     func sayingWhatCame(_ body: Data, _ response: HTTPURLResponse) -> WebserviceError {
         guard case .decoding(let failure) = self, failure.codingPath.isEmpty,
-            failure.expectation == "data corrupted"
+            failure.expectation == "data corrupted", failure.message.contains("not valid JSON")
         else { return self }
         let type = (response.value(forHTTPHeaderField: "Content-Type") ?? "").lowercased()
         let first = body.first { !Character(UnicodeScalar($0)).isWhitespace }
