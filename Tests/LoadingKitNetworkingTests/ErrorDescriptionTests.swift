@@ -109,6 +109,9 @@ struct ErrorDescriptionTests {
         let error = try #require(await load(Resource<[Episode]>(url: server.url(path))))
         #expect(error.description.hasSuffix(": " + told), "\(error.description)")
         #expect(error.description.components(separatedBy: told).count == 2)
+        for text in printed(error) {  // what the body says is never quoted
+            #expect(!["Sign in", "rate limited", "one"].contains { text.contains($0) })
+        }
     }
 
     @Test("a transport failure: no user, password, query or underlying error text")

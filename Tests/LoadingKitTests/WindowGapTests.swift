@@ -92,6 +92,17 @@ struct WindowGapTests {
         #expect(server.requestCount(for: "/posts") == 6)
     }
 
+    @Test("a post removed on screen among those a page repeats does not keep the others behind")
+    func repeatedPostsAroundARemovedOne() async throws {
+        let window = await scrolledWindow()
+        list.withLock { $0.insert(contentsOf: [104, 103, 102, 101], at: 0) }
+        #expect(window.edit(.removing(id: 28)))
+        await window.loadNextPage()  // page 4 repeats 27 to 30; 28 is gone from the screen
+        await window.loadNextPage()  // page 5 drops page 3 from the window
+
+        #expect(window.ids == [27] + Array(29...46))
+    }
+
     @Test("a list that did not move costs no extra request")
     func unmovedList() async throws {
         let window = await scrolledWindow()
