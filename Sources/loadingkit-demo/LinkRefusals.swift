@@ -11,7 +11,7 @@ import LoadingKit
 /// ```
 final class LinkRefusals: LoadingMonitor {
     private let forward: (any LoadingMonitor)?
-    private let refused = Locked<[URL]>([])
+    private let firstRefused = Locked<URL?>(nil)
 
     /// Hears events, and hands each to `forward`.
     ///
@@ -20,20 +20,17 @@ final class LinkRefusals: LoadingMonitor {
         self.forward = forward
     }
 
-    /// The origins of the targets refused, in order, once each: `host:port`, never a
-    /// path or a query.
-    var refusedOrigins: [String] {
-        let origins = refused.withLock { $0 }.map { url in
+    /// The origin of the first target refused, `host:port` — never a path or a query;
+    /// `nil` when none was.
+    var firstRefusedOrigin: String? {
+        firstRefused.withLock { $0 }.map { url in
             (url.host() ?? "?") + (url.port.map { ":\($0)" } ?? "")
-        }
-        return origins.reduce(into: []) { kept, origin in
-            if !kept.contains(origin) { kept.append(origin) }
         }
     }
 
     func record(_ event: LoadingEvent) {
         if case .linkRefused(let target) = event.kind {
-            refused.withLock { $0.append(target) }
+            firstRefused.withLock { $0 = $0 ?? target }
         }
         forward?.record(event)
     }

@@ -52,7 +52,7 @@ struct RemoteSession {
         if pagination.hasMorePages {
             return "\(loaded); the API has more (--pages N)"
         }
-        guard let origin = refusals.refusedOrigins.first else {
+        guard let origin = refusals.firstRefusedOrigin else {
             return "\(loaded); the end of the list"
         }
         return "\(loaded); the next page is on another origin, \(origin), not followed"

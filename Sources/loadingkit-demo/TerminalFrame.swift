@@ -100,16 +100,11 @@ struct TerminalFrame {
         var lines = [fit("        " + above.joined(separator: " · "), width)]
         let mark = viewport.arrival.mark
         let blank = String(repeating: " ", count: mark.count)
+        let paint = viewport.arrival == .published ? Style.green : Style.cyan
         for index in shown {
             let marked = viewport.marked.contains(index)
             let row = fit("  \(marked ? mark : blank) \(rows[index].title)", width)
-            lines.append(
-                marked
-                    ? viewport.arrival == .published
-                        ? Style.green(row, prefix: "  " + mark)
-                        : Style.cyan(row, prefix: "  " + mark)
-                    : row
-            )
+            lines.append(marked ? paint(row, "  " + mark) : row)
         }
         lines.append(fit("        " + below.joined(separator: " · "), width))
         return lines

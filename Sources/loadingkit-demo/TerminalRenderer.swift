@@ -40,10 +40,7 @@ final class TerminalRenderer {
             await pause()
         }
         frame.title = title
-        frame.notes = []
-        frame.notice = nil
-        frame.viewport.clearMarks()
-        draw()
+        clearNotes()
     }
 
     func note(_ text: String) {
@@ -57,7 +54,7 @@ final class TerminalRenderer {
         draw()
     }
 
-    /// Forgets the notes, the notice and the marks: a new key was pressed.
+    /// Forgets the notes, the notice and the marks: a new step, or a new key pressed.
     func clearNotes() {
         frame.notes = []
         frame.notice = nil
