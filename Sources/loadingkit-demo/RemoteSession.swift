@@ -50,7 +50,11 @@ struct RemoteSession {
             ?? DemoFormat.count(items, "item")
         let loaded = "\(DemoFormat.count(pagination.pagesLoaded, "page")), \(counted)"
         if pagination.hasMorePages {
-            return "\(loaded); the API has more (--pages N)"
+            // The API's `last` link, when it gave one, says how far the list goes.
+            let last = pagination.lastCursor.map {
+                ", up to " + DemoFormat.page($0, otherwise: $0.absoluteString)
+            }
+            return "\(loaded); the API has more (--pages N)\(last ?? "")"
         }
         guard let origin = refusals.firstRefusedOrigin else {
             return "\(loaded); the end of the list"

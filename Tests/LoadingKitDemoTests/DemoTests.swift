@@ -46,6 +46,9 @@ struct DemoTests {
                 )
         )
         #expect(output.text.hasPrefix("== 1. First load\n"))  // no blank line before it
+        // Every step --help tells, and only those.
+        #expect(DemoOptions.usage.contains("in twelve steps"))
+        #expect(output.lines.count { $0.wholeMatch(of: /== \d+\. .+/) != nil } == 12)
         let expected = [
             "== 1. First load",
             "state: loading · placeholder: loading",
@@ -231,7 +234,10 @@ struct DemoTests {
             let page = Int(request.query("page") ?? "1") ?? 1
             var headers: HeaderFields = [("X-Total-Count", "12")]
             if page < 6 {
-                headers.append("Link", "</repos?page=\(page + 1)>; rel=\"next\"")
+                headers.append(
+                    "Link",
+                    "</repos?page=\(page + 1)>; rel=\"next\", </repos?page=6>; rel=\"last\""
+                )
             }
             return .json((1...2).map { Repository(id: page * 10 + $0) }, headers: headers)
         }
@@ -246,6 +252,17 @@ struct DemoTests {
         #expect(status == 0)
         #expect(all.lines.filter { $0.contains("\t") }.count == 12)  // six pages, none dropped
         #expect(all.errorLines == ["6 pages, 12 of 12 items; the end of the list"])
+
+        let some = BufferOutput()
+        _ = await DemoCommand.run(
+            arguments: ["--url", server.url("/repos").absoluteString, "--pages", "2"],
+            output: some
+        )
+        #expect(
+            some.errorLines == [
+                "2 pages, 4 of 12 items; the API has more (--pages N), up to page 6"
+            ]
+        )
 
         let refused = BufferOutput()
         _ = await DemoCommand.run(

@@ -48,6 +48,14 @@ struct TerminalRendererTests {
         }
     }
 
+    @Test("the status line comes right under the title: nothing blank between them")
+    func statusUnderTitle() async throws {
+        let output = try await session()
+        let feedFrames = output.frames.filter { !statusLines($0).isEmpty }
+        #expect(!feedFrames.isEmpty)
+        #expect(feedFrames.allSatisfy { statusLines($0).first == $0[1] })
+    }
+
     @Test("at 120×40 most of a page is seen arriving, marked as a page, not as new stories")
     func pagesArrive() async throws {
         let output = try await session()
