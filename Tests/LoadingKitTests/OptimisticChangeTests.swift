@@ -73,4 +73,33 @@ struct OptimisticChangeTests {
         #expect(detail.titles.last == "Post 5")
         #expect(list.items.map(\.id) == Array(1...6))
     }
+
+    /// The write model's seed 3664 met this by chance: a reload failed while a write was
+    /// under way, and taking the write's change back cleared the failure — the screen
+    /// showed no error and was never retried.
+    @Test("taking a change back leaves a reload's failure shown: the value is no answer")
+    func failureStandsOverTakenBackChange() async throws {
+        let webservice = Webservice(transport: mock)
+        let screen = DetailScreen(webservice: webservice)
+        mock.respond(to: "/posts/1", with: .json(Post(1)))
+        await screen.load(resource: Post.resource(id: 1))
+        let reloadGate = MockTransport.Gate()
+        mock.fail("/posts/1", with: URLError(.cannotConnectToHost), after: reloadGate)
+        let reloading = Task { await screen.load(resource: Post.resource(id: 1), policy: .force) }
+        await reloadGate.waitForArrivals()
+        let writeGate = MockTransport.Gate()
+        mock.respond(to: "/posts/1", method: .patch, with: .status(500), after: writeGate)
+
+        let saving: MutationTask<Post> = screen.send(try rename(1, to: "Renamed"))
+        #expect(screen.titles.last == "Renamed")
+        reloadGate.open()
+        await reloading.value
+        #expect(screen.loadingState.error != nil)
+        writeGate.open()
+        await saving.finish()
+
+        #expect(screen.titles.last == "Post 1")
+        #expect(screen.loadingState.error != nil)
+        #expect(screen.loadingState.failedAt != nil)
+    }
 }

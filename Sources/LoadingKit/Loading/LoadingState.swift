@@ -136,13 +136,18 @@ extension LoadingState {
     }
 
     /// A stored value, loaded at `loadedAt`, is shown as the content; whatever is in
-    /// flight goes on.
+    /// flight goes on. A failure after `loadedAt` stands: the value is no answer to it
+    /// (an optimistic change taken back, say).
     mutating func show(_ value: Value, isEmpty: Bool, loadedAt: ContinuousClock.Instant) {
         content = value
         self.isEmpty = isEmpty
         self.loadedAt = loadedAt
-        error = nil
-        failedAt = nil
+        if let failedAt, loadedAt < failedAt {
+            // The failure is newer than the value.
+        } else {
+            error = nil
+            failedAt = nil
+        }
         isPreviousContent = false
     }
 
