@@ -1,9 +1,9 @@
 import Foundation
 import LoadingKit
 
-/// Hears the `Link` targets the kit refused to follow — another origin's — so that
-/// `--url` can say why a list ended, and passes every event on to `forward`, the
-/// `--verbose` printer, when there is one.
+/// Hears the `Link` targets the kit refused to follow — another origin's — and the
+/// `Link` values it could not read, so that `--url` can say why a list ended, and
+/// passes every event on to `forward`, the `--verbose` printer, when there is one.
 ///
 /// ```swift
 /// let refusals = LinkRefusals(forwardingTo: printer)
@@ -12,6 +12,7 @@ import LoadingKit
 final class LinkRefusals: LoadingMonitor {
     private let forward: (any LoadingMonitor)?
     private let firstRefused = Locked<URL?>(nil)
+    private let malformed = Locked(0)
 
     /// Hears events, and hands each to `forward`.
     ///
@@ -28,9 +29,19 @@ final class LinkRefusals: LoadingMonitor {
         }
     }
 
+    /// How many `Link` values the pages held that could not be read; `0` when none.
+    var malformedValues: Int {
+        malformed.withLock { $0 }
+    }
+
     func record(_ event: LoadingEvent) {
-        if case .linkRefused(let target) = event.kind {
+        switch event.kind {
+        case .linkRefused(let target):
             firstRefused.withLock { $0 = $0 ?? target }
+        case .linkMalformed(let count):
+            malformed.withLock { $0 += count }
+        default:
+            break
         }
         forward?.record(event)
     }

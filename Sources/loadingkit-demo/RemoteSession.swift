@@ -9,7 +9,7 @@ struct RemoteSession {
     let renderer: any DemoRenderer
     let output: any DemoOutput
     let webservice: Webservice
-    /// The `Link` targets the kit refused to follow.
+    /// The `Link` targets the kit refused to follow, and the values it could not read.
     let refusals: LinkRefusals
 
     /// Loads up to `pages` pages and prints their items; returns the one-line error of a
@@ -56,9 +56,15 @@ struct RemoteSession {
             }
             return "\(loaded); the API has more (--pages N)\(last ?? "")"
         }
-        guard let origin = refusals.firstRefusedOrigin else {
+        if let origin = refusals.firstRefusedOrigin {
+            return "\(loaded); the next page is on another origin, \(origin), not followed"
+        }
+        let malformed = refusals.malformedValues
+        guard malformed > 0 else {
             return "\(loaded); the end of the list"
         }
-        return "\(loaded); the next page is on another origin, \(origin), not followed"
+        let values = malformed == 1 ? "a value" : "\(malformed) values"
+        return "\(loaded); the Link header had \(values) that could not be read: "
+            + "the list may go on"
     }
 }

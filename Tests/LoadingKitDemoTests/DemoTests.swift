@@ -227,7 +227,9 @@ struct DemoTests {
         #expect(output.errorLines == ["2 pages, 4 items; the API has more (--pages N)"])
     }
 
-    @Test("--url keeps every page it loads, and ends saying how many of the total, and why")
+    @Test(
+        "--url keeps every page it loads, and ends saying how many of the total, and why: the end, more, another origin, an unreadable Link"
+    )
     func remoteEnding() async throws {
         let server = try LoopbackServer()
         server.route("/repos") { request in
@@ -240,6 +242,9 @@ struct DemoTests {
                 )
             }
             return .json((1...2).map { Repository(id: page * 10 + $0) }, headers: headers)
+        }
+        server.route("/garbled") { _ in
+            .json([Repository(id: 1)], headers: [("Link", "/repos?page=2; rel=\"next\"")])
         }
         server.route("/elsewhere") { _ in
             .json([Repository(id: 1)], headers: [("Link", "<http://127.0.0.1:1/x>; rel=\"next\"")])
@@ -272,6 +277,17 @@ struct DemoTests {
         #expect(
             refused.errorLines == [
                 "1 page, 1 item; the next page is on another origin, 127.0.0.1:1, not followed"
+            ]
+        )
+
+        let garbled = BufferOutput()
+        _ = await DemoCommand.run(
+            arguments: ["--url", server.url("/garbled").absoluteString],
+            output: garbled
+        )
+        #expect(
+            garbled.errorLines == [
+                "1 page, 1 item; the Link header had a value that could not be read: the list may go on"
             ]
         )
     }

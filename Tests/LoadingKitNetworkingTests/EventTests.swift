@@ -129,6 +129,29 @@ struct EventTests {
         )
     }
 
+    @Test("a Link header with unreadable values is reported, saying how many, never what")
+    func linkMalformed() async throws {
+        mock.respond(
+            to: "/items",
+            with: .json(
+                [1, 2],
+                headers: [
+                    "Link":
+                        #"/items?page=2&token=t; rel="next", <https://api.example.com/items?page=9"#
+                ]
+            )
+        )
+        let page = Resource<Page<Int, URL>>.linked(
+            url: URL(string: "https://api.example.com/items")!
+        )
+        #expect(try await webservice().load(page).next == nil)
+        #expect(
+            recorder.lines.last
+                == "⚠ GET https://api.example.com/items has a Link header with 2 unreadable values, left out"
+        )
+        #expect(recorder.events.last?.kind == .linkMalformed(valuesLeftOut: 2))
+    }
+
     @Test("lines show no user, password, fragment or query value unless asked")
     func redaction() {
         let url = URL(string: "https://me:hunter2@api.example.com/feed?page=2&api_key=k3y#top")!

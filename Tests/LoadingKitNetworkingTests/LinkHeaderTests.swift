@@ -95,7 +95,7 @@ struct LinkHeaderTests {
     }
 
     @Test(
-        "malformed input yields no link",
+        "malformed input yields no link, and is counted unless blank",
         arguments: [
             "", "   ", ",,,", "https://x.test/a; rel=next", "<https://x.test/a",
             "<https://x.test/a>; rel=\"next",
@@ -104,7 +104,10 @@ struct LinkHeaderTests {
         ]
     )
     func malformed(value: String) {
-        #expect(LinkHeader(value).next == nil)
+        let header = LinkHeader(value)
+        let isBlank = value.allSatisfy { $0 == " " || $0 == "," }
+        #expect(header.next == nil)
+        #expect(header.malformedValueCount == (isBlank ? 0 : 1))
     }
 
     @Test(
@@ -145,6 +148,9 @@ struct LinkHeaderTests {
         )
         #expect(header.links.map(\.url.absoluteString) == ["https://x.test/a"])
         #expect(header.next == URL(string: "https://x.test/a"))
+        // Skipped up to where a link value can start: one stretch, counted once.
+        #expect(header.malformedValueCount == 1)
+        #expect(LinkHeader(#"<https://x.test/a>; rel=next;"#).malformedValueCount == 0)
     }
 
     @Test("pathological input is parsed in one pass")

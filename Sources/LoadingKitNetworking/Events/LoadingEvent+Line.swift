@@ -37,6 +37,8 @@ extension LoadingEvent: CustomStringConvertible {
             "⊘ \(target) cancelled"
         case .linkRefused(let refused):
             "⛔ \(target) links to another origin, not followed: \(refused.origin)"
+        case .linkMalformed(let count):
+            "⚠ \(target) has a Link header with \(count) unreadable \(count == 1 ? "value" : "values"), left out"
         case .storeHit:
             "stored value shown at once for \(target)"
         case .storeMiss:

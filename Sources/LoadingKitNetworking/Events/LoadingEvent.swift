@@ -2,7 +2,8 @@ import Foundation
 
 /// Something the kit did or decided about a request or a screen's load: a request
 /// sent or answered, a caller joining a request in flight, a `304`, a retry, a
-/// cancellation, a superseded load, a `Link` refused, a stored value shown or missed.
+/// cancellation, a superseded load, a `Link` refused or unreadable, a stored value
+/// shown or missed.
 ///
 /// A ``Webservice`` hands its events to ``Webservice/Configuration/monitor``, and so do
 /// the loaders that load through it (those events name the loader):
@@ -34,6 +35,10 @@ public struct LoadingEvent: Sendable {
         /// A page's `Link` to `target`, on another origin than the page asked for, was
         /// not followed.
         case linkRefused(target: URL)
+        /// A page's `Link` header held `valuesLeftOut` values that could not be read:
+        /// they were left out, and a page one of them names — the next — is not
+        /// followed.
+        case linkMalformed(valuesLeftOut: Int)
         /// A loader opening the resource showed its stored value at once; whether it
         /// is also loaded is the load policy's call, as for any content.
         case storeHit

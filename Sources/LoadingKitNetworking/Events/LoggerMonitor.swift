@@ -31,7 +31,7 @@
             switch event.kind {
             case .failed:
                 logger.error("\(line, privacy: .public)")
-            case .cancelled, .linkRefused:
+            case .cancelled, .linkRefused, .linkMalformed:
                 logger.notice("\(line, privacy: .public)")
             default:
                 logger.debug("\(line, privacy: .public)")

@@ -52,31 +52,32 @@ extension Webservice {
         return .failure(failure)
     }
 
-    /// Parses the body with `resource`, reporting the links to other origins its parse
-    /// refuses when anyone listens.
+    /// Parses the body with `resource`, reporting what its parse makes of the `Link`
+    /// header — targets on other origins refused, values unreadable — when anyone
+    /// listens.
     func parse<A>(_ resource: Resource<A>, _ data: Data, _ response: HTTPURLResponse) throws -> A {
         guard isMonitored else { return try resource.parse(data, response) }
-        let refused: @Sendable (URL) -> Void = { target in
-            self.report(.linkRefused(target: target), about: resource)
+        let report: @Sendable (LoadingEvent.Kind) -> Void = { kind in
+            self.report(kind, about: resource)
         }
-        return try RefusedLinks.reporting(to: refused) { try resource.parse(data, response) }
+        return try LinkReports.reporting(to: report) { try resource.parse(data, response) }
     }
 }
 
-/// Where a parse that refuses to follow a link tells of it: to the monitor of the
-/// webservice parsing, bound only while one listens.
-package enum RefusedLinks {
-    /// Reports a link refused; `nil` when nobody listens.
-    package static var report: (@Sendable (URL) -> Void)? { listener?.report }
+/// Where a parse tells what it made of a `Link` header — a target refused, values
+/// unreadable: to the monitor of the webservice parsing, bound only while one listens.
+package enum LinkReports {
+    /// Reports an event of the parse; `nil` when nobody listens.
+    package static var report: (@Sendable (LoadingEvent.Kind) -> Void)? { listener?.report }
 
-    /// Runs `operation` with `report` told of the links its parse refuses.
+    /// Runs `operation` with `report` told of what its parse reports.
     ///
     /// - Parameters:
-    ///   - report: Told of each link refused.
+    ///   - report: Told of each event.
     ///   - operation: The parse.
     /// - Returns: What `operation` returns.
     static func reporting<T>(
-        to report: @escaping @Sendable (URL) -> Void,
+        to report: @escaping @Sendable (LoadingEvent.Kind) -> Void,
         during operation: () throws -> T
     ) rethrows -> T {
         try $listener.withValue(ReportBox(report), operation: operation)
@@ -89,9 +90,9 @@ package enum RefusedLinks {
 
     /// What ``listener`` holds: the report.
     final class ReportBox: Sendable {
-        let report: @Sendable (URL) -> Void
+        let report: @Sendable (LoadingEvent.Kind) -> Void
 
-        init(_ report: @escaping @Sendable (URL) -> Void) {
+        init(_ report: @escaping @Sendable (LoadingEvent.Kind) -> Void) {
             self.report = report
         }
     }

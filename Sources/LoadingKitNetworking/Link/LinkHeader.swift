@@ -15,8 +15,9 @@ import Foundation
 /// // https://api.github.com/issues?page=2
 /// ```
 ///
-/// Parsing never fails: a malformed link is left out and the others are kept. It
-/// takes time linear in the length of the header, whatever its content.
+/// Parsing never fails: a malformed link is left out, and counted in
+/// ``malformedValueCount``, and the others are kept. It takes time linear in the
+/// length of the header, whatever its content.
 public struct LinkHeader: Sendable, Equatable {
     /// One link: a target URL, its relation types and its other parameters.
     ///
@@ -48,6 +49,10 @@ public struct LinkHeader: Sendable, Equatable {
 
     /// The links in the order they appear.
     public let links: [Link]
+    /// How many malformed link values were left out — a `next` among them is lost;
+    /// `0` when every value was read. Values skipped together, up to where the next
+    /// one can start, count once.
+    public let malformedValueCount: Int
 
     /// Parses one or more `Link` field values.
     ///
@@ -60,6 +65,7 @@ public struct LinkHeader: Sendable, Equatable {
             parser.parse(value)
         }
         links = parser.links
+        malformedValueCount = parser.malformedCount
     }
 
     /// Parses one `Link` field value.

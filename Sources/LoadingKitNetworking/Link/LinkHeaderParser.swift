@@ -10,6 +10,8 @@ import Foundation
 /// each byte is looked at a bounded number of times.
 struct LinkHeaderParser {
     private(set) var links: [LinkHeader.Link] = []
+    /// How many link values were malformed and left out.
+    private(set) var malformedCount = 0
     private let base: URL?
     private var bytes: [UInt8] = []
     private var index = 0
@@ -32,8 +34,11 @@ struct LinkHeaderParser {
             guard index < bytes.count else { return }
             if let link = parseLinkValue() {
                 links.append(link)
-            } else if peek != .lessThan {
-                skipToNextLinkValue()
+            } else {
+                malformedCount += 1
+                if peek != .lessThan {
+                    skipToNextLinkValue()
+                }
             }
         }
     }

@@ -243,7 +243,10 @@ extension Resource {
     /// origin (scheme, host or port) than `url` — the origin the app asked for, even
     /// when the page was redirected elsewhere — is not followed unless
     /// `allowsCrossOrigin` is `true`: it would carry the request's headers, such as
-    /// `Authorization`, to another server.
+    /// `Authorization`, to another server. A monitor hears of each target refused
+    /// (``LoadingEvent/Kind/linkRefused(target:)``) and of values that could not be
+    /// read (``LoadingEvent/Kind/linkMalformed(valuesLeftOut:)``): either can end a
+    /// list early.
     ///
     /// - Parameters:
     ///   - url: The page to load: the first page's URL, then each `next` target.
@@ -259,11 +262,14 @@ extension Resource {
             "linked(crossOrigin: \(allowsCrossOrigin))"
         ) { items, response in
             let links = LinkHeader(response: response)
+            if links.malformedValueCount > 0 {
+                LinkReports.report?(.linkMalformed(valuesLeftOut: links.malformedValueCount))
+            }
             func target(_ relations: String...) -> URL? {
                 let link = links.links.first { !Set($0.relations).isDisjoint(with: relations) }
                 guard let found = link?.url else { return nil }
                 guard allowsCrossOrigin || found.hasSameOrigin(as: url) else {
-                    RefusedLinks.report?(found)
+                    LinkReports.report?(.linkRefused(target: found))
                     return nil
                 }
                 return found

@@ -46,6 +46,9 @@ server.route("/stories") { request in
     )
 }
 server.route("/empty") { _ in .json([Int]()) }
+server.route("/garbled") { _ in
+    .json([Story(id: 1)], headers: [("Link", "/stories?page=2; rel=\"next\"")])
+}
 server.route("/elsewhere") { _ in
     .json([Story(id: 1)], headers: [("Link", "<http://127.0.0.2:1/stories>; rel=\"next\"")])
 }
@@ -78,6 +81,12 @@ let refused = recorder.events.contains {
     if case .linkRefused = $0.kind { true } else { false }
 }
 expect(elsewhere.next == nil && refused, "a link to another origin refused, and reported")
+
+let garbled = try await monitored.load(
+    Resource<Page<Story, URL>>.linked(url: server.url("/garbled"))
+)
+let unreadable = recorder.events.contains { $0.kind == .linkMalformed(valuesLeftOut: 1) }
+expect(garbled.next == nil && unreadable, "an unreadable Link reported")
 
 let numbered = try await Webservice().load(
     Resource<Page<Story, Int>>.pageNumber(url: server.url("/stories"), page: 2, size: 3)
