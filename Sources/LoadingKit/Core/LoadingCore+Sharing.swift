@@ -87,23 +87,36 @@ extension LoadingCore {
     /// it with the time it was loaded, leaving what is in flight.
     func show(_ entry: StoredEntry, of webservice: Webservice, for loader: some Loading<Value>) {
         guard let value = entry.value as? Value,
-            current.content == nil || entry.version > contentVersion ?? 0
+            current.content == nil || entry.version > contentVersion ?? 0,
+            show(value, storedAt: entry.loadedAt, of: webservice, for: loader)
         else { return }
-        do {
-            try loader.validate(value)
-        } catch {
-            return
-        }
-        identities = .unknown
-        forgetRemovedItems()
-        let empty = configureIfShown(value, for: loader)
-        let age = entry.loadedAt.duration(to: webservice.configuration.clock.continuousNow)
-        let loadedAt = loader.loadingClock.continuousNow.advanced(by: .zero - age)
-        update(for: loader) { $0.show(value, isEmpty: empty, loadedAt: loadedAt) }
         contentValidators = entry.validators
         contentDirectives = entry.directives
         contentVersion = entry.version
         mirrorsStoredValue = true
+    }
+
+    /// Shows `value`, stored at `storedAt` on the webservice's clock, as the content —
+    /// unless ``Loading/validate(_:)`` refuses it — as loaded that long ago on the
+    /// loader's clock; returns whether it did.
+    func show(
+        _ value: Value,
+        storedAt: ContinuousClock.Instant,
+        of webservice: Webservice,
+        for loader: some Loading<Value>
+    ) -> Bool {
+        do {
+            try loader.validate(value)
+        } catch {
+            return false
+        }
+        identities = .unknown
+        forgetRemovedItems()
+        let empty = configureIfShown(value, for: loader)
+        let age = storedAt.duration(to: webservice.configuration.clock.continuousNow)
+        let loadedAt = loader.loadingClock.continuousNow.advanced(by: .zero - age)
+        update(for: loader) { $0.show(value, isEmpty: empty, loadedAt: loadedAt) }
+        return true
     }
 
     /// Applies the value a plain load of `identity` fetched — or the stored value, when

@@ -108,10 +108,12 @@ extension Loading {
     }
 
     /// Call when the content's view disappears: stops the revalidations of
-    /// ``revalidationInterval`` until ``loadingDidAppear()``, and cancels the load in
-    /// flight when ``cancelsLoadingOnDisappear`` is `true`.
+    /// ``revalidationInterval`` until ``loadingDidAppear()``, cancels the load in
+    /// flight when ``cancelsLoadingOnDisappear`` is `true`, and keeps a paginated
+    /// list's window of pages in the store, for the next screen that opens it.
     public func loadingDidDisappear() {
         loading.pausePolling()
+        _ = Self.loadingLifecycle.keepSnapshot(self)
         if cancelsLoadingOnDisappear {
             cancelLoading()
         }

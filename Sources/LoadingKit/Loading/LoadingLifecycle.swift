@@ -34,6 +34,9 @@ public struct LoadingLifecycle<Loader: Loading>: Sendable {
     /// Keeps what a refresh's response said of the whole list — its total count and
     /// links — beside the content.
     var answered: @MainActor @Sendable (Loader, ResponseSummary) -> Void = { _, _ in }
+    /// Keeps what the loader shows beside the store — a list's window of pages — for
+    /// the next screen that opens it; returns whether it did.
+    var keepSnapshot: @MainActor @Sendable (Loader) -> Bool = { _ in false }
 }
 
 extension LoadingLifecycle {

@@ -22,12 +22,16 @@ extension LoadingLifecycle where Loader: Paginating {
                 }
                 return loader.beginLoad(of: resource, policy: policy)
             },
-            forget: { loader in loader.changePagination { $0 = PaginationState() } },
+            forget: { loader in
+                loader.changePagination { $0 = PaginationState() }
+                loader.forgetSnapshot()
+            },
             firstLoad: { loader in loader.beginList(policy: .force) },
             replacement: { loader in loader.firstPageReplacement() },
             mergesAtHead: { loader in loader.pagination.isAtHead },
             edited: { loader, applied in loader.follow(applied) },
-            answered: { loader, response in loader.changePagination { $0.note(response) } }
+            answered: { loader, response in loader.changePagination { $0.note(response) } },
+            keepSnapshot: { loader in loader.keepSnapshot() }
         )
     }
 }
@@ -65,6 +69,9 @@ extension Paginating {
         first: Resource<Page<ResourceType.Element, Cursor>>
     ) -> LoadStart {
         let identity = listIdentity(of: first)
+        if !policy.ignoresCache, !pagination.hasFirstPage || loading.stateIdentity != identity {
+            showSnapshot(of: identity, first: first)
+        }
         guard pagination.hasFirstPage, loading.stateIdentity == identity else {
             return beginFirstPage(first, policy: policy)
         }
@@ -74,23 +81,32 @@ extension Paginating {
         return beginReloadOfPages(identity: identity, policy: policy)
     }
 
-    private func listIdentity(
+    /// The identity of the list whose first page is `first`.
+    func listIdentity(
         of first: Resource<Page<ResourceType.Element, Cursor>>
     ) -> ResourceIdentity {
         first.identity.listed(as: ResourceType.self, by: Self.listKey)
+    }
+
+    /// The list as one resource: its first page mapped to its items, which a reload
+    /// loads again.
+    func listResource(
+        of first: Resource<Page<ResourceType.Element, Cursor>>
+    ) -> Resource<ResourceType> {
+        var list = first.listed(by: Self.listKey) { ResourceType($0.items) }
+        if let elements = first.storedElements {
+            list.storedElements = { (items: ResourceType) in
+                elements(Page<ResourceType.Element, Cursor>(items: Array(items), next: nil))
+            }
+        }
+        return list
     }
 
     private func beginFirstPage(
         _ resource: Resource<Page<ResourceType.Element, Cursor>>,
         policy: LoadPolicy
     ) -> LoadStart {
-        var list = resource.listed(by: Self.listKey) { ResourceType($0.items) }
-        if let elements = resource.storedElements {
-            list.storedElements = { (items: ResourceType) in
-                elements(Page<ResourceType.Element, Cursor>(items: Array(items), next: nil))
-            }
-        }
-        loading.lastResource = list
+        loading.lastResource = listResource(of: resource)
         let identity = listIdentity(of: resource)
         let anotherList = loading.stateIdentity != identity
         let start = loading.begin(

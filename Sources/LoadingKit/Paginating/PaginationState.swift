@@ -73,8 +73,31 @@ public struct PaginationState<Cursor: Sendable>: Sendable {
         isPreviousPageDeferred = false
     }
 
+    /// A window read back: `pages`, head first, and the cursors of the pages dropped
+    /// at either end, nearest last.
+    init(
+        pages: [PageRecord],
+        droppedHead: [Cursor?],
+        droppedTail: [Cursor?],
+        totalCount: Int?,
+        firstCursor: Cursor?,
+        lastCursor: Cursor?
+    ) {
+        self.init()
+        self.pages = pages
+        itemsAfterHead = pages.dropFirst().reduce(0) { $0 + $1.count }
+        self.droppedHead = droppedHead
+        self.droppedTail = droppedTail
+        self.totalCount = totalCount
+        self.firstCursor = firstCursor
+        self.lastCursor = lastCursor
+    }
+
     /// How many pages the content holds.
     public var pagesLoaded: Int { pages.count }
+
+    /// How many items the pages hold, as each page counts them.
+    var itemCount: Int { pages.reduce(0) { $0 + $1.count } }
 
     /// Whether the list is loaded as pages.
     public var hasFirstPage: Bool { !pages.isEmpty }
@@ -300,6 +323,19 @@ public struct PaginationState<Cursor: Sendable>: Sendable {
     /// The cursor of the head page, where a reload of the pages held starts.
     var headCursor: Cursor? { pages.first?.cursor ?? nil }
 
+    /// The window of content of `count` items as a screen opening the list again
+    /// starts from: the pages, cursors and totals, without what failed or waited on
+    /// the screen that held it.
+    func restorable(holding count: Int) -> PaginationState {
+        var window = self
+        window.settleHead(contentCount: count)
+        window.pageError = nil
+        window.previousPageError = nil
+        window.isNextPageDeferred = false
+        window.isPreviousPageDeferred = false
+        return window
+    }
+
     /// Makes the head page own every item of the content the other pages do not —
     /// the items a refresh inserted at the head.
     private mutating func settleHead(contentCount: Int) {
@@ -334,3 +370,6 @@ public struct PaginationState<Cursor: Sendable>: Sendable {
         previousPageError = nil
     }
 }
+
+/// A page held, on disk in a list's snapshot.
+extension PaginationState.PageRecord: Codable where Cursor: Codable {}

@@ -33,6 +33,7 @@ final class SharedValues {
         let store = webservice.store
         return store.attachment {
             let shared = SharedValues()
+            webservice.beforePersistingPendingValues { [weak shared] in shared?.keepSnapshots() }
             let listener: @Sendable (StoredValues.Change) -> Void = { [weak store] change in
                 if case .accountChanged(onMainActor: true) = change {
                     // Signed in or out on the main actor: no screen shows the account
@@ -70,6 +71,20 @@ final class SharedValues {
     /// loaders told of changes to those resources.
     func addItemList(_ observer: any StoredValueObserver) {
         Self.register(observer, in: &itemLists)
+    }
+
+    /// Has one loader showing the list whose first page is `identity` keep what it
+    /// shows, for a screen opening the list.
+    func keepSnapshot(ofList identity: ResourceIdentity) {
+        _ = liveObservers(of: identity)?.first { $0.keepSnapshot() }
+    }
+
+    /// Has every live loader keep what it shows beside the store — before the app
+    /// persists its pending values.
+    func keepSnapshots() {
+        for identity in Array(observers.keys) {
+            keepSnapshot(ofList: identity)
+        }
     }
 
     /// How many registrations are kept, live or not swept yet.
@@ -200,4 +215,7 @@ protocol StoredValueObserver: AnyObject {
     func showItem(_ entry: StoredEntry, of identity: ResourceIdentity, isAnswer: Bool)
     /// Clears the loader: what it shows belongs to an account no longer signed in.
     func forgetAccount()
+    /// Keeps what the loader shows beside the store, for the next screen that opens
+    /// it — a list's window of pages; returns whether it did.
+    func keepSnapshot() -> Bool
 }

@@ -92,6 +92,11 @@ final class StoreSubscription<Loader: Loading>: StoredValueObserver {
         loader?.resetLoading()
     }
 
+    func keepSnapshot() -> Bool {
+        guard let loader else { return false }
+        return Loader.loadingLifecycle.keepSnapshot(loader)
+    }
+
     /// Loads what the loader shows if needed, which the stale stored value makes a
     /// reload keeping the content shown — or joins the load of it in flight, and once
     /// that has ended (not cancelled), loads again if the stored value is still stale:

@@ -137,9 +137,42 @@ extension Webservice {
         }
     }
 
+    /// Writes `value`, which a refinement keeps in the store under `identity` (a list's
+    /// snapshot), to the persistent store in the background — when `resource`'s value
+    /// may be persisted, as for any value.
+    ///
+    /// - Parameters:
+    ///   - value: The value kept.
+    ///   - resource: The resource of the value, whose request decides.
+    ///   - identity: The identity it is kept under.
+    package func persist<A: Sendable>(
+        _ value: A,
+        of resource: Resource<A>,
+        identity: ResourceIdentity
+    ) {
+        guard let persistence = persistence(of: resource, identity: identity) else { return }
+        persist(value, validators: nil, to: persistence)
+    }
+
+    /// Runs `hook` on the main actor each time ``persistPendingValues()`` is called,
+    /// before it waits: it keeps, and persists, what the screens hold beside the store.
+    ///
+    /// - Parameter hook: Keeps what the screens hold.
+    package func beforePersistingPendingValues(_ hook: @escaping @MainActor @Sendable () -> Void) {
+        persistenceHooks.withLock { $0.append(hook) }
+    }
+
     /// Waits until every value stored so far is written to the persistent store — before
-    /// the app is suspended, say.
+    /// the app is suspended, say. The lists on screen are written too, as they show.
     public func persistPendingValues() async {
+        let hooks = persistenceHooks.withLock { $0 }
+        if !hooks.isEmpty {
+            await MainActor.run {
+                for hook in hooks {
+                    hook()
+                }
+            }
+        }
         await withCheckedContinuation { continuation in
             persistenceQueue.async { continuation.resume() }
         }

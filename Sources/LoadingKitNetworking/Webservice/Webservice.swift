@@ -195,6 +195,9 @@ public final class Webservice: Sendable {
     /// For each persistent key, the number of the last write or removal asked for: a
     /// write that a later one for its key replaced before it ran is skipped unencoded.
     let persistenceTurns = Locked<[String: UInt64]>([:])
+    /// What keeps values the screens hold beside the store — the lists they show —
+    /// before ``persistPendingValues()`` waits for the writes.
+    let persistenceHooks = Locked<[@MainActor @Sendable () -> Void]>([])
 
     /// Creates a webservice.
     ///

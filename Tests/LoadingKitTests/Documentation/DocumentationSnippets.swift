@@ -267,6 +267,7 @@ enum PaginationSnippets {
     static func lifecycle(screen: TicketsScreen) async {
         // snippet: paginate-lifecycle
         screen.loadingDidAppear()  // the first page, or the pages held once they are stale
+        screen.loadingDidDisappear()  // keeps the rows and pages for the next screen of the list
         await screen.reload()  // every page held, fresh
         screen.resetLoading()  // log-out: no rows, no pages, observers still subscribed
         // end snippet

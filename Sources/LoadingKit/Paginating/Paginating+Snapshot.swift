@@ -1,0 +1,117 @@
+import LoadingKitNetworking
+
+/// A list opened again shows what it held. A list keeps a ``ListSnapshot`` of its
+/// items and window in the webservice's store — and on disk, as any value of its
+/// request would be — when its view disappears, when another screen opens it, and when
+/// the app persists its pending values; a screen that begins the list with nothing of
+/// it shown shows the snapshot as its first frame, and the policy then judges it as it
+/// judges a stored value: a stale one (read back from disk, or invalidated) reloads
+/// the pages held, whose requests are conditional.
+extension Paginating {
+    private typealias Snapshot = ListSnapshot<ResourceType, Cursor>
+
+    /// The snapshot of the list whose first page is `first`, as a resource: the first
+    /// page's request, which decides whether it may be persisted.
+    private func snapshotResource(
+        of first: Resource<Page<ResourceType.Element, Cursor>>
+    ) -> Resource<Snapshot> {
+        listResource(of: first).listed(by: Snapshot.key) { items in
+            Snapshot(items: items, window: PaginationState())
+        }
+    }
+
+    /// Keeps what the list shows in the webservice's store, and on disk when it may
+    /// be, for the next screen that opens it; returns whether it did. A list showing
+    /// no pages of its own, or whose first page said `no-store`, keeps nothing.
+    @discardableResult
+    func keepSnapshot() -> Bool {
+        let core = loading
+        let store = webservice.store
+        let first = resource(forPage: nil)
+        let identity = listIdentity(of: first)
+        guard store.limits.isEnabled, pagination.hasFirstPage, core.stateIdentity == identity,
+            !core.current.isPreviousContent, core.contentDirectives?.forbidsStoring != true,
+            let items = core.current.content, let loadedAt = core.current.loadedAt
+        else { return false }
+        let age = loadedAt.duration(to: loadingClock.continuousNow)
+        let storedAt = webservice.configuration.clock.continuousNow.advanced(by: .zero - age)
+        let window = pagination.restorable(holding: items.count)
+        let snapshot = Snapshot(items: items, window: window)
+        let pageCost = store.entry(for: first.identity)?.cost ?? 0
+        let directives = core.contentDirectives ?? CacheDirectives()
+        let sequence = store.nextSequence()
+        let snapshotIdentity = Snapshot.identity(ofList: identity)
+        let kept = store.store(
+            snapshot,
+            for: snapshotIdentity,
+            sequence: sequence,
+            notifies: false
+        ) { version in
+            StoredEntry(
+                value: snapshot,
+                validators: nil,
+                cacheFields: [:],
+                directives: directives,
+                loadedAt: storedAt,
+                response: ResponseSummary(statusCode: 200),
+                version: version,
+                sequence: sequence,
+                cost: pageCost * window.pagesLoaded
+            )
+        }
+        guard kept != nil else { return false }
+        webservice.persist(snapshot, of: snapshotResource(of: first), identity: snapshotIdentity)
+        return true
+    }
+
+    /// Forgets the list's snapshot: a screen reset starts the list over.
+    func forgetSnapshot() {
+        let list = listIdentity(of: resource(forPage: nil))
+        webservice.store.remove(Snapshot.identity(ofList: list))
+    }
+
+    /// Shows the list's snapshot — from a screen showing the list now, kept in memory,
+    /// or read back from disk — when ``Loading/validate(_:)`` takes its items, in place
+    /// of what the screen shows: superseding a load in flight, as a stored value does.
+    ///
+    /// - Parameters:
+    ///   - identity: The list's identity.
+    ///   - first: The list's first page.
+    func showSnapshot(
+        of identity: ResourceIdentity,
+        first: Resource<Page<ResourceType.Element, Cursor>>
+    ) {
+        let core = loading
+        let snapshotIdentity = Snapshot.identity(ofList: identity)
+        SharedValues.of(webservice).keepSnapshot(ofList: first.identity)
+        guard
+            let entry = webservice.store.entry(for: snapshotIdentity)
+                ?? webservice.restoredEntry(
+                    of: snapshotResource(of: first),
+                    identity: snapshotIdentity
+                ),
+            let snapshot = entry.value as? Snapshot,
+            snapshot.window.itemCount == snapshot.items.count,
+            (try? validate(snapshot.items)) != nil
+        else { return }
+        if core.cancel() {
+            core.report(.superseded, for: self)
+        }
+        core.report(.storeHit, about: identity, for: self)
+        core.forgetContentMetadata()
+        if !core.current.isUnloaded {
+            core.update(for: self) { $0.reset() }
+        }
+        guard core.show(snapshot.items, storedAt: entry.loadedAt, of: webservice, for: self)
+        else { return }
+        core.stateIdentity = identity
+        core.lastResource = listResource(of: first)
+        // Read back from disk, or invalidated since: shown, and revalidated.
+        core.contentDirectives =
+            entry.isStale ? CacheDirectives(requiresRevalidation: true) : entry.directives
+        core.subscribe(to: first.identity, for: self)
+        changePagination { $0 = snapshot.window }
+        didApply(.replaced)
+        core.startDeferredPages()
+    }
+}
