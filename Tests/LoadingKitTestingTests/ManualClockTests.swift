@@ -16,6 +16,29 @@ func pollThreeTimes(every interval: Duration, on clock: some Clock<Duration>) as
 struct ManualClockTests {
     let clock = ManualClock()
 
+    @Test(
+        "a wait for sleepers that never come ends when its task is cancelled, as a time limit does, before or while it waits"
+    )
+    func waitEndsOnCancellation() async {
+        let waiting = Task { [clock] in
+            await clock.waitForSleepers(5)
+            return Task.isCancelled
+        }
+        let sleeper = Task { [clock] in try? await clock.sleep(for: .seconds(1)) }
+        await clock.waitForSleepers(1)  // the waiting task has had time to start waiting, or not
+        waiting.cancel()
+        #expect(await waiting.value)
+
+        let cancelledFirst = Task { [clock] in
+            withUnsafeCurrentTask { $0?.cancel() }
+            await clock.waitForSleepers(5)
+            return clock.sleeperCount
+        }
+        #expect(await cancelledFirst.value == 1)
+        clock.advance(by: .seconds(1))
+        await sleeper.value
+    }
+
     @Test("it is a Clock: generic code sleeps on it, and advancing wakes the sleeper")
     func isAClock() async throws {
         let start = clock.now

@@ -31,7 +31,8 @@ public final class EventRecorder: LoadingMonitor {
         count.increment()
     }
 
-    /// Returns once `count` events in all have been recorded, forgotten ones included.
+    /// Returns once `count` events in all have been recorded, forgotten ones included —
+    /// or once the calling task is cancelled, as by a test's time limit.
     ///
     /// - Parameter count: How many events to wait for.
     public func waitForEvents(_ count: Int) async {
@@ -39,7 +40,7 @@ public final class EventRecorder: LoadingMonitor {
     }
 
     /// Returns once `count` of the events recorded, forgotten ones aside, are ones
-    /// `isMatching` picks.
+    /// `isMatching` picks — or once the calling task is cancelled.
     ///
     /// ```swift
     /// await recorder.waitForEvents(2) { $0.kind == .waitingForMutation }
@@ -53,7 +54,7 @@ public final class EventRecorder: LoadingMonitor {
         where isMatching: @Sendable (LoadingEvent) -> Bool
     ) async {
         var total = self.count.value
-        while events.count(where: isMatching) < count {
+        while events.count(where: isMatching) < count, !Task.isCancelled {
             total += 1
             await self.count.wait(for: total)
         }

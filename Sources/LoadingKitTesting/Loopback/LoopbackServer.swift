@@ -113,7 +113,8 @@ public final class LoopbackServer: Sendable {
         requests.count { $0.path == path }
     }
 
-    /// Returns once `count` requests in all have been received.
+    /// Returns once `count` requests in all have been received — or once the calling
+    /// task is cancelled, as by a test's time limit.
     ///
     /// - Parameter count: How many requests, counted from the server's start.
     public func waitForRequests(_ count: Int) async {

@@ -62,7 +62,8 @@ extension MockTransport {
             }
         }
 
-        /// Returns once `count` requests in all have reached the gate.
+        /// Returns once `count` requests in all have reached the gate — or once the
+        /// calling task is cancelled.
         ///
         /// - Parameter count: How many requests, counted from the gate's creation; 1
         ///   by default.
@@ -70,7 +71,8 @@ extension MockTransport {
             await arrived.wait(for: count)
         }
 
-        /// Returns once `count` held requests in all have been cancelled.
+        /// Returns once `count` held requests in all have been cancelled — or once the
+        /// calling task is cancelled.
         ///
         /// - Parameter count: How many cancellations, counted from the gate's creation;
         ///   1 by default.

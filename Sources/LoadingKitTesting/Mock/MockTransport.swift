@@ -119,7 +119,8 @@ public final class MockTransport: Transport {
         guard remaining.isEmpty else { throw Unconsumed(routes: remaining) }
     }
 
-    /// Returns once `count` requests in all have been received.
+    /// Returns once `count` requests in all have been received — or once the calling
+    /// task is cancelled, as by a test's time limit.
     ///
     /// - Parameter count: How many requests, counted from the transport's creation.
     public func waitForRequests(_ count: Int) async {

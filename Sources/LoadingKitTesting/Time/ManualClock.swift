@@ -155,7 +155,8 @@ public final class ManualClock: DatedClock {
         advance(by: latest ?? .zero)
     }
 
-    /// Returns once `count` sleeps in all have started (or ended at once).
+    /// Returns once `count` sleeps in all have started (or ended at once) — or once
+    /// the calling task is cancelled, as by a test's time limit.
     ///
     /// - Parameter count: How many sleeps, counted since the clock was made.
     public func waitForSleepers(_ count: Int) async {
