@@ -162,6 +162,7 @@ struct WorkloadScenario {
         // Scrolled down to the sixth page: five more pages, unless the list shows them.
         while list.pagination.pagesLoaded < 6 {
             await list.loadNextPage()
+            precondition(list.pagination.pageError == nil, "a page of the workload failed")
         }
         let reopened = WorkloadList(
             webservice: webservice,

@@ -29,7 +29,8 @@ final class LinkRefusals: LoadingMonitor {
         }
     }
 
-    /// How many `Link` values the pages held that could not be read; `0` when none.
+    /// How many `Link` values the last page answered held that could not be read;
+    /// `0` when none.
     var malformedValues: Int {
         malformed.withLock { $0 }
     }
@@ -38,8 +39,11 @@ final class LinkRefusals: LoadingMonitor {
         switch event.kind {
         case .linkRefused(let target):
             firstRefused.withLock { $0 = $0 ?? target }
+        case .finished:
+            // A new page: what the one before held no longer ends the list.
+            malformed.withLock { $0 = 0 }
         case .linkMalformed(let count):
-            malformed.withLock { $0 += count }
+            malformed.withLock { $0 = count }
         default:
             break
         }

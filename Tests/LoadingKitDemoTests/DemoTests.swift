@@ -243,6 +243,13 @@ struct DemoTests {
             }
             return .json((1...2).map { Repository(id: page * 10 + $0) }, headers: headers)
         }
+        server.route("/mended") { request in
+            guard request.query("page") == nil else { return .json([Repository(id: 2)]) }
+            return .json(
+                [Repository(id: 1)],
+                headers: [("Link", "junk, </mended?page=2>; rel=\"next\"")]
+            )
+        }
         server.route("/garbled") { _ in
             .json([Repository(id: 1)], headers: [("Link", "/repos?page=2; rel=\"next\"")])
         }
@@ -290,6 +297,13 @@ struct DemoTests {
                 "1 page, 1 item; the Link header had a value that could not be read: the list may go on"
             ]
         )
+        // An unreadable value on a page before the last does not end the list.
+        let mended = BufferOutput()
+        _ = await DemoCommand.run(
+            arguments: ["--url", server.url("/mended").absoluteString],
+            output: mended
+        )
+        #expect(mended.errorLines == ["2 pages, 2 items; the end of the list"])
     }
 
     @Test("a page failing after the first prints the items before it and fails on stderr")

@@ -183,7 +183,7 @@ struct LoadingStateTransitionTests {
                 Fields(content: [7], activity: .loading, loadedAt: t1)
             )
         ]) {
-            $0.show([7], isEmpty: false, loadedAt: t1)
+            $0.show([7], isEmpty: false, loadedAt: t1, answersFailure: true)
         }
         check(
             [
@@ -286,7 +286,14 @@ struct LoadingStateTransitionTests {
                     Fields(content: [7], loadedAt: Self.t1)
                 ),
             ]
-        ) { $0.show([7], isEmpty: false, loadedAt: Self.t1) }
+        ) { $0.show([7], isEmpty: false, loadedAt: Self.t1, answersFailure: true) }
+        // A value received before the failure — a change taken back — leaves it shown.
+        check([
+            (
+                "failed", Self.failedShown,
+                Fields(content: [7], error: Self.failure, loadedAt: Self.t0, failedAt: Self.t1)
+            )
+        ]) { $0.show([7], isEmpty: false, loadedAt: Self.t0, answersFailure: false) }
     }
 
     @Test("edit replaces the content and nothing else")

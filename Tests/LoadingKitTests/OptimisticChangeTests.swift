@@ -102,4 +102,60 @@ struct OptimisticChangeTests {
         #expect(screen.loadingState.error != nil)
         #expect(screen.loadingState.failedAt != nil)
     }
+
+    @Test("a value another screen loads after a failure clears it, whatever the screen's clock")
+    func laterValueAnswersFailure() async throws {
+        let webservice = Webservice(transport: mock)
+        let posts = Resource<[Post]>(url: Post.baseURL.appending(path: "posts"))
+        let failing = PostsScreen(webservice: webservice, clock: ManualClock())
+        let other = PostsScreen(webservice: webservice)
+        mock.respond(to: "/posts", with: .json(Post.list([1])))
+        await failing.load(resource: posts)
+        await other.load(resource: posts)
+        mock.fail("/posts", with: URLError(.cannotConnectToHost))
+        await failing.load(resource: posts, policy: .force)
+        #expect(failing.loadingState.error != nil)
+
+        mock.respond(to: "/posts", with: .json(Post.list([2, 1])))
+        await other.load(resource: posts, policy: .force)
+
+        #expect(failing.loadingState.content?.map(\.id) == [2, 1])
+        #expect(failing.loadingState.error == nil)
+    }
+
+    @Test(
+        "a list whose rows show an optimistic change keeps no snapshot of them for the next screen"
+    )
+    func noSnapshotOfChangedRows() async throws {
+        let webservice = Webservice(transport: mock)
+        for page in 1...2 {
+            mock.respond(page: page, posts: (page * 3 - 2)...(page * 3))
+        }
+        func list() -> PagedScreen<Post, Int> {
+            PagedScreen(webservice: webservice) { page in
+                .pageNumber(url: Post.baseURL.appending(path: "posts"), page: page, size: 3)
+                    .storingElements(\.items, as: { Post.resource(id: $0.id) })
+            }
+        }
+        let first = list()
+        await first.loadFirstPage()
+        await first.loadNextPage()
+        let gate = MockTransport.Gate()
+        mock.respond(to: "/posts/5", method: .patch, with: .status(500), after: gate)
+        let saving: MutationTask<Post> = first.send(try rename(5, to: "Renamed"))
+        #expect(first.items.map(\.title)[4] == "Renamed")
+
+        first.loadingDidDisappear()
+        let second = list()
+        second.startLoadingFirstPage()
+        #expect(second.items.isEmpty)  // the change may yet be taken back
+
+        gate.open()
+        await saving.finish()
+        for await state in first.states where state.content?[4].title == "Post 5" { break }
+        first.loadingDidDisappear()
+        let third = list()
+        third.startLoadingFirstPage()
+        #expect(third.items.map(\.id) == Array(1...6))
+    }
 }

@@ -161,39 +161,100 @@ struct ReopenedListTests {
         #expect(reopened.ids == Array(1...20))
     }
 
-    @Test("a list reset, or whose first page said no-store, leaves nothing for the next screen")
-    func resetOrNoStore() async throws {
-        let reset = await screen(loading: 2)
-        reset.loadingDidDisappear()
-        reset.resetLoading()
+    /// A webservice on a disk cache in `directory`, as each launch makes it.
+    private func launch(in directory: URL) -> Webservice {
+        Webservice(
+            transport: URLSessionTransport(),
+            configuration: .init(persistentStore: DiskResourceStore(directory: directory))
+        )
+    }
+
+    private func temporaryDirectory() -> URL {
+        FileManager.default.temporaryDirectory.appending(path: "reopened-\(UUID().uuidString)")
+    }
+
+    @Test("a list reset leaves nothing for the next screen, in memory or on disk")
+    func reset() async throws {
+        let directory = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let webservice = launch(in: directory)
+        let first = PostPages(server: server, webservice: webservice)
+        await first.loadFirstPage()
+        await first.loadNextPage()
+        first.loadingDidDisappear()
+        await webservice.persistPendingValues()
+
+        first.resetLoading()
+        await webservice.persistPendingValues()
+
         let afterReset = PostPages(server: server, webservice: webservice)
         afterReset.startLoadingFirstPage()
         #expect(afterReset.ids == [])
-
-        cacheControl.withLock { $0 = "no-store" }
-        let refused = PostPages(
-            server: server,
-            webservice: Webservice(transport: URLSessionTransport())
-        )
-        await refused.loadFirstPage()
-        await refused.loadNextPage()
-        refused.loadingDidDisappear()
-        let afterRefused = PostPages(server: server, webservice: refused.webservice)
-        afterRefused.startLoadingFirstPage()
-        #expect(afterRefused.ids == [])
+        let relaunched = PostPages(server: server, webservice: launch(in: directory))
+        relaunched.startLoadingFirstPage()
+        #expect(relaunched.ids == [])
     }
 
-    @Test("appending a page after a snapshot leaves the snapshot as it was")
-    func snapshotIsAValue() async throws {
+    @Test(
+        "a list whose pages are no longer stored — no-store, values removed at sign-out — forgets what it kept"
+    )
+    func noLongerStored() async throws {
         let first = await screen(loading: 2)
         first.loadingDidDisappear()
-        await first.loadNextPage()
-        first.loadingDidAppear()
+        cacheControl.withLock { $0 = "no-store" }
+        posts.withLock { $0.insert(101, at: 0) }
+        await first.reload(policy: .force)  // new pages, which the server says not to store
+        first.loadingDidDisappear()
+        let afterNoStore = PostPages(server: server, webservice: webservice)
+        afterNoStore.startLoadingFirstPage()
+        #expect(afterNoStore.ids == [])
 
-        let second = PostPages(server: server, webservice: webservice)
-        second.startLoadingFirstPage()
-        #expect(second.ids == Array(1...30))  // asked of the live screen as it opened
-        #expect(first.ids == Array(1...30))
+        cacheControl.withLock { $0 = nil }
+        let signingOut = Webservice(transport: URLSessionTransport())
+        let signedIn = PostPages(server: server, webservice: signingOut)
+        await signedIn.loadFirstPage()
+        signedIn.loadingDidDisappear()
+        signingOut.removeStoredValues()  // signing out: the screen still shows its rows
+        #expect(signedIn.ids.count == 10)
+        signedIn.loadingDidDisappear()
+        let afterSignOut = PostPages(server: server, webservice: signingOut)
+        afterSignOut.startLoadingFirstPage()
+        #expect(afterSignOut.ids == [])
+    }
+
+    @Test("a screen bounded to fewer pages than the list held starts from the first page")
+    func boundedScreen() async throws {
+        let first = await screen(loading: 3)
+        first.loadingDidDisappear()
+
+        let bounded = PostPages(server: server, webservice: webservice, maxPages: 2)
+        let opening = bounded.startLoadingFirstPage()
+        #expect(bounded.ids == [])
+        await opening.finish()
+        #expect(bounded.ids == Array(1...10))
+    }
+
+    @Test("a list whose later pages carry a credential is kept in memory, never on disk")
+    func credentialedPagesStayInMemory() async throws {
+        let directory = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let webservice = launch(in: directory)
+        let first = PostPages(server: server, webservice: webservice, signingLaterPages: true)
+        await first.loadFirstPage()
+        await first.loadNextPage()
+        first.loadingDidDisappear()
+        await webservice.persistPendingValues()
+
+        let again = PostPages(server: server, webservice: webservice, signingLaterPages: true)
+        again.startLoadingFirstPage()
+        #expect(again.ids == Array(1...20))
+        let relaunched = PostPages(
+            server: server,
+            webservice: launch(in: directory),
+            signingLaterPages: true
+        )
+        relaunched.startLoadingFirstPage()
+        #expect(relaunched.ids == [])
     }
 
     @Test("a load ignoring caches shows no snapshot: the list starts from its first page")
@@ -216,16 +277,32 @@ private final class PostPages: Paginating {
     let webservice: Webservice
     let server: LoopbackServer
     let maxPages: Int?
+    /// Whether the pages after the first carry an `Authorization` header.
+    let signsLaterPages: Bool
     private(set) var changes: [ContentChange] = []
 
-    init(server: LoopbackServer, webservice: Webservice, maxPages: Int? = nil) {
+    init(
+        server: LoopbackServer,
+        webservice: Webservice,
+        maxPages: Int? = nil,
+        signingLaterPages: Bool = false
+    ) {
         self.server = server
         self.webservice = webservice
         self.maxPages = maxPages
+        signsLaterPages = signingLaterPages
     }
 
     func resource(forPage page: Int?) -> Resource<Page<Post, Int>> {
-        .pageNumber(url: server.url("/posts"), page: page, size: 10)
+        var resource = Resource<Page<Post, Int>>.pageNumber(
+            url: server.url("/posts"),
+            page: page,
+            size: 10
+        )
+        if signsLaterPages, (page ?? 1) > 1 {
+            resource.request.setValue("Bearer s3cret", forHTTPHeaderField: "Authorization")
+        }
+        return resource
     }
 
     func didApply(_ change: ContentChange) { changes.append(change) }

@@ -139,8 +139,7 @@ extension LoadingCore {
             guard let loader, loader.loading.isCurrent(generation) else { return }
             loader.loading.update(for: loader) { $0.progress(fraction) }
         }
-        // The fetch runs on the global executor; the one hop to the main actor is the
-        // resumption of whoever waits for it.
+        // Off the main actor; the one hop back is the resumption of whoever waits.
         let lease = FetchLease()
         let fetchTask = Task.detached { () -> Result<Output, any Error> in
             do {
@@ -223,6 +222,7 @@ extension LoadingCore {
             }
             recordFailure?(loader, failure)
             let now = loader.loadingClock.continuousNow
+            failedAtOnStoreClock = loader.webservice.configuration.clock.continuousNow
             update(for: loader) { $0.fail(recordFailure == nil ? failure : nil, at: now) }
             loader.loadDidFail(failure)
         }

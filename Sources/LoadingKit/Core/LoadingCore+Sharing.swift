@@ -115,7 +115,11 @@ extension LoadingCore {
         let empty = configureIfShown(value, for: loader)
         let age = storedAt.duration(to: webservice.configuration.clock.continuousNow)
         let loadedAt = loader.loadingClock.continuousNow.advanced(by: .zero - age)
-        update(for: loader) { $0.show(value, isEmpty: empty, loadedAt: loadedAt) }
+        // Compared on the webservice's clock, which stamped both.
+        let answersFailure = failedAtOnStoreClock.map { storedAt >= $0 } ?? true
+        update(for: loader) {
+            $0.show(value, isEmpty: empty, loadedAt: loadedAt, answersFailure: answersFailure)
+        }
         return true
     }
 

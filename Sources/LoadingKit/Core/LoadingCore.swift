@@ -60,6 +60,9 @@ public final class LoadingCore<Value: Sendable>: Observable {
     var contentDirectives: CacheDirectives?
     /// The version of the stored value the content is, when it is one.
     var contentVersion: UInt64?
+    /// When the last failure was recorded, on the webservice's clock: a stored value
+    /// received before it does not clear it.
+    var failedAtOnStoreClock: ContinuousClock.Instant?
     /// Whether the content is the stored value of the state's resource — a plain load —
     /// rather than pages or refreshes built on it.
     var mirrorsStoredValue = false

@@ -136,15 +136,19 @@ extension LoadingState {
     }
 
     /// A stored value, loaded at `loadedAt`, is shown as the content; whatever is in
-    /// flight goes on. A failure after `loadedAt` stands: the value is no answer to it
-    /// (an optimistic change taken back, say).
-    mutating func show(_ value: Value, isEmpty: Bool, loadedAt: ContinuousClock.Instant) {
+    /// flight goes on. The failure shown stays unless the value `answersFailure` —
+    /// was received after it — for one received before (an optimistic change taken
+    /// back, say) is no answer to it.
+    mutating func show(
+        _ value: Value,
+        isEmpty: Bool,
+        loadedAt: ContinuousClock.Instant,
+        answersFailure: Bool
+    ) {
         content = value
         self.isEmpty = isEmpty
         self.loadedAt = loadedAt
-        if let failedAt, loadedAt < failedAt {
-            // The failure is newer than the value.
-        } else {
+        if answersFailure {
             error = nil
             failedAt = nil
         }

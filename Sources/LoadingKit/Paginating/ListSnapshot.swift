@@ -6,8 +6,8 @@ import LoadingKitNetworking
 /// list, in this launch or a later one, shows it as its first frame.
 ///
 /// A list keeps one when its view disappears, when another screen opens the list, and
-/// when the app persists its pending values — never as it changes, so that a page
-/// appended never copies the list.
+/// when the app persists its pending values — never as it changes: the next page
+/// appended after a keep copies the list once, and no other does.
 struct ListSnapshot<Items: Sendable, Cursor: Sendable>: Sendable {
     /// The content, every page held.
     let items: Items

@@ -1,12 +1,13 @@
 import LoadingKitNetworking
 
 /// A list opened again shows what it held. A list keeps a ``ListSnapshot`` of its
-/// items and window in the webservice's store — and on disk, as any value of its
-/// request would be — when its view disappears, when another screen opens it, and when
-/// the app persists its pending values; a screen that begins the list with nothing of
-/// it shown shows the snapshot as its first frame, and the policy then judges it as it
-/// judges a stored value: a stale one (read back from disk, or invalidated) reloads
-/// the pages held, whose requests are conditional.
+/// items and window in the webservice's store — and on disk, as any value of its pages'
+/// requests would be — when its view disappears, when another screen opens it, and
+/// when the app persists its pending values; a screen that begins the list with
+/// nothing of it shown shows the snapshot as its first frame (unless it holds more
+/// pages than the screen's ``Paginating/maxPages``), and the policy then judges it as
+/// it judges a stored value: a stale one (read back from disk, or invalidated)
+/// reloads the pages held, whose requests are conditional.
 extension Paginating {
     private typealias Snapshot = ListSnapshot<ResourceType, Cursor>
 
@@ -20,9 +21,11 @@ extension Paginating {
         }
     }
 
-    /// Keeps what the list shows in the webservice's store, and on disk when it may
-    /// be, for the next screen that opens it; returns whether it did. A list showing
-    /// no pages of its own, or whose first page said `no-store`, keeps nothing.
+    /// Keeps what the list shows in the webservice's store, and on disk when every
+    /// page of it may be, for the next screen that opens it; returns whether it did.
+    /// A list showing no pages of its own, or rows an optimistic change holds, keeps
+    /// nothing; one whose head page is no longer stored — a `no-store` answer, values
+    /// removed at sign-out — forgets what it kept before.
     @discardableResult
     func keepSnapshot() -> Bool {
         let core = loading
@@ -30,14 +33,21 @@ extension Paginating {
         let first = resource(forPage: nil)
         let identity = listIdentity(of: first)
         guard store.limits.isEnabled, pagination.hasFirstPage, core.stateIdentity == identity,
-            !core.current.isPreviousContent, core.contentDirectives?.forbidsStoring != true,
+            !core.current.isPreviousContent,
+            (core.subscription as? StoreSubscription<Self>)?.showsItemChanges != true,
             let items = core.current.content, let loadedAt = core.current.loadedAt
         else { return false }
+        let head = resource(forPage: pagination.headCursor)
+        guard let headPage = store.entry(for: head.identity),
+            core.contentDirectives?.forbidsStoring != true
+        else {
+            forgetSnapshot()
+            return false
+        }
         let age = loadedAt.duration(to: loadingClock.continuousNow)
         let storedAt = webservice.configuration.clock.continuousNow.advanced(by: .zero - age)
         let window = pagination.restorable(holding: items.count)
         let snapshot = Snapshot(items: items, window: window)
-        let pageCost = store.entry(for: first.identity)?.cost ?? 0
         let directives = core.contentDirectives ?? CacheDirectives()
         let sequence = store.nextSequence()
         let snapshotIdentity = Snapshot.identity(ofList: identity)
@@ -56,18 +66,27 @@ extension Paginating {
                 response: ResponseSummary(statusCode: 200),
                 version: version,
                 sequence: sequence,
-                cost: pageCost * window.pagesLoaded
+                cost: headPage.cost * window.pagesLoaded
             )
         }
         guard kept != nil else { return false }
-        webservice.persist(snapshot, of: snapshotResource(of: first), identity: snapshotIdentity)
+        // On disk only when no page of it carries a credential it may not keep there.
+        let resource = snapshotResource(of: first)
+        if window.cursors.allSatisfy({ webservice.mayPersist(self.resource(forPage: $0)) }) {
+            webservice.persist(snapshot, of: resource, identity: snapshotIdentity)
+        } else {
+            webservice.forgetPersisted(of: resource, identity: snapshotIdentity)
+        }
         return true
     }
 
-    /// Forgets the list's snapshot: a screen reset starts the list over.
+    /// Forgets the list's snapshot, in memory and on disk: a screen reset starts the
+    /// list over.
     func forgetSnapshot() {
-        let list = listIdentity(of: resource(forPage: nil))
-        webservice.store.remove(Snapshot.identity(ofList: list))
+        let first = resource(forPage: nil)
+        let snapshotIdentity = Snapshot.identity(ofList: listIdentity(of: first))
+        webservice.store.remove(snapshotIdentity)
+        webservice.forgetPersisted(of: snapshotResource(of: first), identity: snapshotIdentity)
     }
 
     /// Shows the list's snapshot — from a screen showing the list now, kept in memory,
@@ -92,6 +111,7 @@ extension Paginating {
                 ),
             let snapshot = entry.value as? Snapshot,
             snapshot.window.itemCount == snapshot.items.count,
+            snapshot.window.pagesLoaded <= maxPages ?? .max,
             (try? validate(snapshot.items)) != nil
         else { return }
         if core.cancel() {

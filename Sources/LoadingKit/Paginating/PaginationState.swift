@@ -99,6 +99,13 @@ public struct PaginationState<Cursor: Sendable>: Sendable {
     /// How many items the pages hold, as each page counts them.
     var itemCount: Int { pages.reduce(0) { $0 + $1.count } }
 
+    /// Every cursor the window holds: the pages', their neighbours', the dropped
+    /// pages', the first's and the last's.
+    var cursors: [Cursor] {
+        let ofPages = pages.flatMap { [$0.cursor, $0.previous, $0.next] }
+        return (ofPages + droppedHead + droppedTail + [firstCursor, lastCursor]).compactMap { $0 }
+    }
+
     /// Whether the list is loaded as pages.
     public var hasFirstPage: Bool { !pages.isEmpty }
 

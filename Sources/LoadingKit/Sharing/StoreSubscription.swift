@@ -58,6 +58,9 @@ final class StoreSubscription<Loader: Loading>: StoredValueObserver {
         }
     }
 
+    /// Whether the loader's rows show an optimistic change of an item.
+    var showsItemChanges: Bool { !itemsChanged.isEmpty }
+
     var isShowingItems: Bool {
         guard let loader else { return false }
         return loader.loading.subscription === self

@@ -36,8 +36,7 @@ public struct LoadingEvent: Sendable {
         /// not followed.
         case linkRefused(target: URL)
         /// A page's `Link` header held `valuesLeftOut` values that could not be read:
-        /// they were left out, and a page one of them names — the next — is not
-        /// followed.
+        /// they were left out, and a `next` among them is not followed.
         case linkMalformed(valuesLeftOut: Int)
         /// A loader opening the resource showed its stored value at once; whether it
         /// is also loaded is the load policy's call, as for any content.

@@ -154,6 +154,26 @@ extension Webservice {
         persist(value, validators: nil, to: persistence)
     }
 
+    /// Whether a value of `resource` may be written to the persistent store: there is
+    /// one, and the request carries no credential it may not keep.
+    ///
+    /// - Parameter resource: The resource whose request decides.
+    /// - Returns: Whether its value may be persisted.
+    package func mayPersist<A>(_ resource: Resource<A>) -> Bool {
+        persistence(of: resource, identity: resource.identity) != nil
+    }
+
+    /// Forgets, in the background, the value persisted under `identity` for `resource`
+    /// (a list's snapshot), if any.
+    ///
+    /// - Parameters:
+    ///   - resource: The resource of the value, whose request names the record.
+    ///   - identity: The identity it is kept under.
+    package func forgetPersisted<A>(of resource: Resource<A>, identity: ResourceIdentity) {
+        guard let persistence = persistence(of: resource, identity: identity) else { return }
+        forgetPersisted(persistence)
+    }
+
     /// Runs `hook` on the main actor each time ``persistPendingValues()`` is called,
     /// before it waits: it keeps, and persists, what the screens hold beside the store.
     ///
@@ -166,7 +186,7 @@ extension Webservice {
     /// the app is suspended, say. The lists on screen are written too, as they show.
     public func persistPendingValues() async {
         let hooks = persistenceHooks.withLock { $0 }
-        if !hooks.isEmpty {
+        if configuration.persistentStore != nil, !hooks.isEmpty {
             await MainActor.run {
                 for hook in hooks {
                     hook()
