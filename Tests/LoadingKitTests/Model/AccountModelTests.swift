@@ -15,7 +15,7 @@ import Testing
 /// `LOADINGKIT_MODEL_SEQUENCES` and `LOADINGKIT_MODEL_SEED` work as for the
 /// interleavings (see ``SeededSequences``).
 @MainActor
-@Suite("Randomized accounts", .timeLimit(.minutes(10)))
+@Suite("Randomized accounts", .timeLimit(.minutes(30)))
 struct AccountModelTests {
     @Test("seeded account switches never show one account's value to another")
     func randomSwitches() async throws {

@@ -21,7 +21,7 @@ import Testing
 /// `LOADINGKIT_MODEL_SEQUENCES` and `LOADINGKIT_MODEL_SEED` work as for the
 /// interleavings (see ``SeededSequences``).
 @MainActor
-@Suite("Randomized resource switches", .timeLimit(.minutes(10)))
+@Suite("Randomized resource switches", .timeLimit(.minutes(30)))
 struct IdentityModelTests {
     @Test("seeded random switches keep every screen on its own resource")
     func randomSwitches() async throws {

@@ -11,7 +11,7 @@ import Testing
 /// a failure prints its seed, and `LOADINGKIT_MODEL_SEED` replays one (see
 /// ``SeededSequences``).
 @MainActor
-@Suite("Randomized interleavings", .timeLimit(.minutes(10)))
+@Suite("Randomized interleavings", .timeLimit(.minutes(30)))
 struct InterleavingTests {
     @Test("seeded random sequences keep every invariant")
     func randomSequences() async throws {

@@ -18,7 +18,7 @@ import Testing
 /// `LOADINGKIT_MODEL_SEQUENCES` and `LOADINGKIT_MODEL_SEED` work as for the
 /// interleavings (see ``SeededSequences``).
 @MainActor
-@Suite("Page window property", .timeLimit(.minutes(10)))
+@Suite("Page window property", .timeLimit(.minutes(30)))
 struct WindowPropertyTests {
     @Test("the content is always a contiguous window of the server's list")
     func contiguousWindow() async throws {

@@ -18,7 +18,7 @@ import Testing
 /// `LOADINGKIT_MODEL_SEQUENCES` and `LOADINGKIT_MODEL_SEED` work as for the
 /// interleavings (see ``SeededSequences``).
 @MainActor
-@Suite("Randomized writes", .timeLimit(.minutes(10)))
+@Suite("Randomized writes", .timeLimit(.minutes(30)))
 struct WriteModelTests {
     @Test("seeded random writes leave every screen equal to the server")
     func randomWrites() async throws {
