@@ -265,45 +265,39 @@ struct DemoTests {
         #expect(all.lines.filter { $0.contains("\t") }.count == 12)  // six pages, none dropped
         #expect(all.errorLines == ["6 pages, 12 of 12 items; the end of the list"])
 
-        let some = BufferOutput()
-        _ = await DemoCommand.run(
-            arguments: ["--url", server.url("/repos").absoluteString, "--pages", "2"],
-            output: some
-        )
         #expect(
-            some.errorLines == [
+            await ending(of: "/repos", on: server, "--pages", "2") == [
                 "2 pages, 4 of 12 items; the API has more (--pages N), up to page 6"
             ]
         )
-
-        let refused = BufferOutput()
-        _ = await DemoCommand.run(
-            arguments: ["--url", server.url("/elsewhere").absoluteString],
-            output: refused
-        )
         #expect(
-            refused.errorLines == [
+            await ending(of: "/elsewhere", on: server) == [
                 "1 page, 1 item; the next page is on another origin, 127.0.0.1:1, not followed"
             ]
         )
-
-        let garbled = BufferOutput()
-        _ = await DemoCommand.run(
-            arguments: ["--url", server.url("/garbled").absoluteString],
-            output: garbled
-        )
         #expect(
-            garbled.errorLines == [
+            await ending(of: "/garbled", on: server) == [
                 "1 page, 1 item; the Link header had a value that could not be read: the list may go on"
             ]
         )
         // An unreadable value on a page before the last does not end the list.
-        let mended = BufferOutput()
-        _ = await DemoCommand.run(
-            arguments: ["--url", server.url("/mended").absoluteString],
-            output: mended
+        #expect(
+            await ending(of: "/mended", on: server) == ["2 pages, 2 items; the end of the list"]
         )
-        #expect(mended.errorLines == ["2 pages, 2 items; the end of the list"])
+    }
+
+    /// What `--url` writes to stderr for `path` on `server`, given `options` too.
+    private func ending(
+        of path: String,
+        on server: LoopbackServer,
+        _ options: String...
+    ) async -> [String] {
+        let output = BufferOutput()
+        _ = await DemoCommand.run(
+            arguments: ["--url", server.url(path).absoluteString] + options,
+            output: output
+        )
+        return output.errorLines
     }
 
     @Test("a page failing after the first prints the items before it and fails on stderr")

@@ -71,11 +71,11 @@ extension Paginating {
         }
         guard kept != nil else { return false }
         // On disk only when no page of it carries a credential it may not keep there.
-        let resource = snapshotResource(of: first)
-        if window.cursors.allSatisfy({ webservice.mayPersist(self.resource(forPage: $0)) }) {
-            webservice.persist(snapshot, of: resource, identity: snapshotIdentity)
+        let onDisk = snapshotResource(of: first)
+        if window.cursors.allSatisfy({ webservice.mayPersist(resource(forPage: $0)) }) {
+            webservice.persist(snapshot, of: onDisk, identity: snapshotIdentity)
         } else {
-            webservice.forgetPersisted(of: resource, identity: snapshotIdentity)
+            webservice.forgetPersisted(of: onDisk, identity: snapshotIdentity)
         }
         return true
     }
@@ -100,6 +100,8 @@ extension Paginating {
         of identity: ResourceIdentity,
         first: Resource<Page<ResourceType.Element, Cursor>>
     ) {
+        // Without a store nothing is kept: no screen is asked, nothing is read back.
+        guard webservice.store.limits.isEnabled else { return }
         let core = loading
         let snapshotIdentity = Snapshot.identity(ofList: identity)
         SharedValues.of(webservice).keepSnapshot(ofList: first.identity)
