@@ -224,6 +224,21 @@ struct URLSessionTransportTests {
         #expect(all.map(\.bytesReceived) == all.map(\.bytesReceived).sorted())
     }
 
+    #if canImport(FoundationNetworking)
+        @Test("the session's callbacks run at once, inside the call that delivers them")
+        func callbacksRunWithoutHandOff() async {
+            let delivering = Locked(false)
+            let ranInside = await withCheckedContinuation { continuation in
+                delivering.withLock { $0 = true }
+                Self.transport.session.delegateQueue.addOperation {
+                    continuation.resume(returning: delivering.withLock { $0 })
+                }
+                delivering.withLock { $0 = false }
+            }
+            #expect(ranInside)
+        }
+    #endif
+
     @Test("a transport reads the observer that observing(_:during:) sets, and only there")
     func observerScope() async throws {
         #expect(TransferProgress.observer == nil)

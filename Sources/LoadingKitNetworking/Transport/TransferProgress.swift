@@ -34,7 +34,9 @@ public struct TransferProgress: Sendable, Equatable {
         return min(1, Double(bytesReceived) / Double(expectedBytes))
     }
 
-    /// Receives progress reports; called on a transport's own queue.
+    /// Receives progress reports; called on a transport's own queue, in order, before
+    /// the load returns. `URLSessionTransport` calls it on its session's network queue:
+    /// keep it short and never wait in it — hand the work to another queue or actor.
     public typealias Handler = @Sendable (TransferProgress) -> Void
 
     /// The handler that transports report to for loads started in the current task;
