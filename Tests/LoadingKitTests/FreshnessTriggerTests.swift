@@ -80,6 +80,24 @@ struct FreshnessTriggerTests {
         }
     }
 
+    @Test("a polled screen shows an answer stored by a request it did not send, and sends none")
+    func pollShowsAnswerStoredButNotApplied() async throws {
+        let screen = await screen()
+        screen.revalidationInterval = .seconds(30)
+        await screen.load(resource: posts, policy: .force)
+        await clock.waitForSleepers(1)
+        latest.withLock { $0 = 2 }
+        // A screen's request that ended: its answer is stored, and the screen that sent
+        // it has not applied it yet, so nobody was told.
+        _ = try await webservice.fetch(posts, lease: FetchLease())
+        #expect(screen.loadingState.content?.map(\.id) == [1])
+
+        clock.advance(by: .seconds(30))
+        await clock.waitForSleepers(2)  // sleeps counted since the clock was made
+        #expect(screen.loadingState.content?.map(\.id) == [2])
+        #expect(server.requestCount(for: "/posts") == 3)
+    }
+
     @Test("no timer runs for a screen that disappeared or was released")
     func noTimerWhenNothingShowsIt() async throws {
         var screen: PostsScreen? = await screen()

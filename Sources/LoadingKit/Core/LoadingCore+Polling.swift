@@ -36,6 +36,13 @@ extension LoadingCore {
                     return true
                 })
             else { return }
+            // Another screen's answer, stored when its request ended but not yet
+            // applied, is shown now: no request after the shared one has ended.
+            if mirrorsStoredValue, let identity = stateIdentity,
+                let entry = loader.webservice.store.entry(for: identity)
+            {
+                show(entry, of: loader.webservice, for: loader)
+            }
             // Another screen's answer, shown here within the interval, is as fresh as
             // a request would make it: wait for the rest of the interval instead.
             if let loadedAt = current.loadedAt {
