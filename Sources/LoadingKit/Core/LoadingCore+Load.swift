@@ -140,7 +140,7 @@ extension LoadingCore {
             loader.loading.update(for: loader) { $0.progress(fraction) }
         }
         // Off the main actor; the one hop back is the resumption of whoever waits.
-        let lease = FetchLease()
+        let lease = FetchLease(decidedAfter: loader.webservice.answerMark)
         let fetchTask = Task.detached { () -> Result<Output, any Error> in
             do {
                 return .success(

@@ -14,6 +14,12 @@
 ///   own to run in.
 /// - **Waiting.** Every caller that does not lead waits for the flight's outcome and
 ///   returns `nil` at once when it is cancelled — the operation goes on for the others.
+/// - **Answers that ended on the way.** A loader decides to load on the main actor and
+///   fetches in a task that reaches this table a moment later. A request of the same
+///   key that ends in between has no flight to join any more, so a leader whose lease
+///   carries the mark of that decision takes the stored answer of such a request
+///   (`RecentAnswers`) instead of running its operation. It asks once its own flight
+///   is open: a request notes its answer before its flight ends, so none ends unseen.
 /// - **The loader's side.** A loader runs each fetch in a detached task bound to a
 ///   lease and cancels it only through the lease. It numbers its operations, marks
 ///   an operation cancelled before cancelling its lease, and applies an outcome only
@@ -110,12 +116,18 @@ final class Coalescer: Sendable {
     ///   - key: What makes two operations the same.
     ///   - lease: The cancellation of the task the caller runs in, when the kit owns
     ///     it: the caller then leads a new flight in that task.
-    ///   - joined: Called when the caller joins a flight in progress.
+    ///   - joined: Called when the caller joins a flight in progress, or shares the
+    ///     outcome `answered` returns.
+    ///   - answered: An outcome a leader shares instead of running `operation`: the
+    ///     answer of a request that ended after the caller decided to load, and before
+    ///     it opened its flight. Asked once the flight is open, so that no answer can
+    ///     end between the two.
     ///   - operation: The work to share.
     func run<T: Sendable>(
         _ key: Key,
         lease: FetchLease? = nil,
         joined: (@Sendable () -> Void)? = nil,
+        answered: (@Sendable () -> T?)? = nil,
         operation: @escaping @Sendable () async -> T
     ) async -> T? {
         switch enter(key, lease: lease) {
@@ -123,6 +135,12 @@ final class Coalescer: Sendable {
             return nil
         case .leads(let ticket):
             await leaderRegistered?()
+            if let shared = answered?() {
+                joined?()
+                lease?.endInterception()
+                finish(ticket, with: shared, ranBy: ticket.caller)
+                return shared
+            }
             let value = await operation()
             lease?.endInterception()
             finish(ticket, with: value, ranBy: ticket.caller)
@@ -277,8 +295,18 @@ package final class FetchLease: Sendable {
 
     private let state = Locked(State())
 
+    /// The ``Webservice/answerMark`` when the load was decided, if it was read: an
+    /// answer of the same request that ends after it, before the fetch opens its
+    /// flight, is shared with the fetch.
+    package let decidedAfter: UInt64?
+
     /// Creates a lease that no task is bound to yet.
-    package init() {}
+    ///
+    /// - Parameter decidedAfter: The ``Webservice/answerMark`` read when the load was
+    ///   decided; `nil` shares no answer that ended before the fetch began.
+    package init(decidedAfter: UInt64? = nil) {
+        self.decidedAfter = decidedAfter
+    }
 
     /// Binds the lease to the task that runs the fetch; cancels it at once when the
     /// lease was cancelled already.

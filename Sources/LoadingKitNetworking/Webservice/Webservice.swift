@@ -188,6 +188,9 @@ public final class Webservice: Sendable {
 
     package let store: StoredValues
     let coalescer: Coalescer
+    /// The requests that ended with a stored answer, for loads decided before they
+    /// ended that reach the coalescer after.
+    let recentAnswers = RecentAnswers()
     /// The mutations under way, which loads of the values they change wait for.
     let writes = PendingWrites()
     /// Writes to the persistent store, in order, off every caller's path.
@@ -310,13 +313,17 @@ public final class Webservice: Sendable {
             credential: isRefreshing ? .max : configuration.authenticator?.credentialNumber ?? 0
         )
         let operation = { @Sendable in
-            await self.attempts(
+            let outcome = await self.attempts(
                 resource,
                 identity: identity,
                 retry: retry,
                 notifies: notifies,
                 account: account
             )
+            if case .success(let fetched) = outcome, fetched.storeVersion != nil {
+                self.recentAnswers.note(key)
+            }
+            return outcome
         }
         let joined: (@Sendable () -> Void)? =
             isMonitored ? { @Sendable in self.report(.coalesced, about: resource) } : nil
@@ -325,10 +332,31 @@ public final class Webservice: Sendable {
                 key,
                 lease: lease,
                 joined: joined,
+                answered: lease?.decidedAfter.map { mark in
+                    { @Sendable in self.answer(of: resource, key: key, endedSince: mark) }
+                },
                 operation: operation
             )
         else { throw .cancelled }
         return try outcome.get()
+    }
+
+    /// The number of the last request that ended with a stored answer: a loader reads
+    /// it when it decides to load, into its ``FetchLease``.
+    package var answerMark: UInt64 { recentAnswers.mark }
+
+    /// The stored answer of a request of `key` that ended after `mark`, unless the
+    /// stored value went stale since.
+    private func answer<A: Sendable>(
+        of resource: Resource<A>,
+        key: Coalescer.Key,
+        endedSince mark: UInt64
+    ) -> Result<Fetched<A>, WebserviceError>? {
+        guard recentAnswers.answered(key, since: mark),
+            let entry = store.entry(for: key.identity), !entry.isStale,
+            let value = entry.value as? A
+        else { return nil }
+        return .success(Fetched(entry: entry, value: value, isNotModified: false))
     }
 
     /// Requests in flight after coalescing.
