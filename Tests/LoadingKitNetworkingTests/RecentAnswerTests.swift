@@ -41,6 +41,22 @@ struct RecentAnswerTests {
         #expect(server.requestCount(for: "/episodes/1") == 1)
     }
 
+    @Test("only the first fetch of a load shares an answer: the next was decided by it")
+    func onlyFirstFetchShares() async throws {
+        server.route("/episodes/2") { [latest] _ in
+            .json(Episode(id: 2, title: "Take \(latest.withLock { $0 })"))
+        }
+        let next = Resource<Episode>(url: server.url("/episodes/2"))
+        let lease = FetchLease(decidedAfter: webservice.answerMark)
+        _ = try await webservice.fetch(next, lease: FetchLease())
+        try await requestEnds()
+        let first = try await webservice.fetch(episode, lease: lease)
+        let second = try await webservice.fetch(next, lease: lease)
+        #expect(first.value.title == "Take 1")
+        #expect(second.value.title == "Take 2")
+        #expect(server.requestCount(for: "/episodes/2") == 2)
+    }
+
     @Test("a load decided after the answer sends its own request")
     func decidedAfterSendsRequest() async throws {
         try await requestEnds()

@@ -155,7 +155,7 @@ struct URLSessionTransportTests {
         await #expect(throws: WebserviceError.responseTooLarge(limit: 1 << 20)) {
             try await Webservice(transport: transport).load(raw)
         }
-        while await Self.runningTasks(of: transport.session) > 0 {
+        while await Self.runningTasks(of: transport.streamingSession) > 0 {
             try Task.checkCancellation()
             await Task.yield()
         }
@@ -230,7 +230,7 @@ struct URLSessionTransportTests {
             let delivering = Locked(false)
             let ranInside = await withCheckedContinuation { continuation in
                 delivering.withLock { $0 = true }
-                Self.transport.session.delegateQueue.addOperation {
+                Self.transport.streamingSession.delegateQueue.addOperation {
                     continuation.resume(returning: delivering.withLock { $0 })
                 }
                 delivering.withLock { $0 = false }
@@ -238,6 +238,23 @@ struct URLSessionTransportTests {
             #expect(ranInside)
         }
     #endif
+
+    @Test("a completion handler on the transport's public session may start the next task")
+    func plainSessionChainsTasks() async throws {
+        server.route("/episodes/1") { _ in .json(Episode(id: 1, title: "Pilot")) }
+        let session = Self.transport.session
+        let url = server.url("/episodes/1")
+        let second = await withCheckedContinuation { continuation in
+            session.dataTask(with: url) { _, _, _ in
+                session.dataTask(with: url) { data, _, _ in
+                    continuation.resume(returning: data)
+                }.resume()
+            }.resume()
+        }
+        let episode = try JSONDecoder().decode(Episode.self, from: try #require(second))
+        #expect(episode.title == "Pilot")
+        #expect(session !== Self.transport.streamingSession)
+    }
 
     @Test("a transport reads the observer that observing(_:during:) sets, and only there")
     func observerScope() async throws {

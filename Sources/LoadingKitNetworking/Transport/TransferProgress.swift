@@ -34,9 +34,10 @@ public struct TransferProgress: Sendable, Equatable {
         return min(1, Double(bytesReceived) / Double(expectedBytes))
     }
 
-    /// Receives progress reports; called on a transport's own queue, in order, before
-    /// the load returns. `URLSessionTransport` calls it on its session's network queue:
-    /// keep it short and never wait in it — hand the work to another queue or actor.
+    /// Receives progress reports, in order, on a transport's own queue; a load that
+    /// returns its value has had every report. On Linux `URLSessionTransport` calls it
+    /// on the queue that drives every transfer of its session: keep it short and never
+    /// wait in it — hand the work to another queue or actor.
     public typealias Handler = @Sendable (TransferProgress) -> Void
 
     /// The handler that transports report to for loads started in the current task;

@@ -36,7 +36,7 @@ extension URLSessionTransport {
 
         /// The queue that cancels tasks: `URLSessionTask.cancel()` must never run on
         /// the thread that cancels the Swift task.
-        private static let cancellation = DispatchQueue(label: "LoadingKit.cancellation")
+        static let cancellation = DispatchQueue(label: "LoadingKit.cancellation")
 
         init(
             task: URLSessionDataTask,

@@ -91,10 +91,25 @@ public final class URLSessionTransport: Transport {
     /// The configuration the transport was created with.
     public let configuration: Configuration
 
-    /// The transport's session. Requests made on it directly bypass the size limit
-    /// and progress; it is exposed for measurements against raw `URLSession`. Never
-    /// invalidate it.
-    public let session: URLSession
+    /// A plain session configured as the transport's, for requests made by hand
+    /// beside the kit and for measurements against raw `URLSession`: they bypass the
+    /// size limit and progress. Its delegate queue is an ordinary one, so a completion
+    /// handler may start or cancel tasks; it is made the first time it is asked for and
+    /// shares no connection with the transport's own session. Never invalidate it.
+    public var session: URLSession {
+        plainSession.withLock { plain in
+            if let plain { return plain }
+            let made = URLSession(configuration: Self.sessionConfiguration(for: configuration))
+            plain = made
+            return made
+        }
+    }
+
+    /// The session the transport sends through, whose callbacks run inline on Linux:
+    /// nothing but the transport's delegate may use it, since a block that calls the
+    /// session synchronously from a callback would wait for itself.
+    package let streamingSession: URLSession
+    private let plainSession = Locked<URLSession?>(nil)
     private let delegate: SessionDelegate
     private let deadlines: DeadlineScheduler
 
@@ -104,26 +119,43 @@ public final class URLSessionTransport: Transport {
     ///   clock of the transport; the defaults of ``Configuration`` by default.
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
-        let sessionConfiguration = URLSessionConfiguration.ephemeral
-        sessionConfiguration.urlCache = nil
-        sessionConfiguration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        // The time without data after which FoundationNetworking gives up; the
-        // deadlines above are the kit's own.
-        sessionConfiguration.timeoutIntervalForRequest =
-            configuration.timeout.isFinite
-            ? min(Self.longestTimeout, max(1, configuration.timeout.rounded(.up))) : 60
-        sessionConfiguration.httpMaximumConnectionsPerHost = configuration.maximumConnectionsPerHost
         delegate = SessionDelegate(redirects: configuration.redirects)
         deadlines = DeadlineScheduler(clock: configuration.clock)
-        session = URLSession(
-            configuration: sessionConfiguration,
+        streamingSession = URLSession(
+            configuration: Self.sessionConfiguration(for: configuration),
             delegate: delegate,
             delegateQueue: DelegateQueue()
         )
     }
 
     deinit {
-        session.invalidateAndCancel()
+        // Invalidating waits for the session's work queue, which runs the callbacks
+        // that may release the transport last: never from there.
+        let sessions = [streamingSession] + (plainSession.withLock { $0 }.map { [$0] } ?? [])
+        Exchange.cancellation.async {
+            for session in sessions {
+                session.invalidateAndCancel()
+            }
+        }
+    }
+
+    /// The configuration of the transport's sessions.
+    private static func sessionConfiguration(
+        for configuration: Configuration
+    ) -> URLSessionConfiguration {
+        let sessionConfiguration = URLSessionConfiguration.ephemeral
+        sessionConfiguration.urlCache = nil
+        sessionConfiguration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        // No credential FoundationNetworking would propose on a challenge by suspending
+        // the task from a callback: the kit applies credentials itself.
+        sessionConfiguration.urlCredentialStorage = nil
+        // The time without data after which FoundationNetworking gives up; the
+        // deadlines above are the kit's own.
+        sessionConfiguration.timeoutIntervalForRequest =
+            configuration.timeout.isFinite
+            ? min(Self.longestTimeout, max(1, configuration.timeout.rounded(.up))) : 60
+        sessionConfiguration.httpMaximumConnectionsPerHost = configuration.maximumConnectionsPerHost
+        return sessionConfiguration
     }
 
     /// The configuration's ``Configuration/additionalHeaders``, sent with every request.
@@ -138,7 +170,7 @@ public final class URLSessionTransport: Transport {
     ///   deadline —, `CancellationError` when the task is
     ///   cancelled, ``WebserviceError/responseTooLarge(limit:)`` past the size limit.
     public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
-        let task = session.dataTask(with: prepared(request))
+        let task = streamingSession.dataTask(with: prepared(request))
         let exchange = Exchange(
             task: task,
             limit: configuration.maximumResponseSize,

@@ -295,17 +295,26 @@ package final class FetchLease: Sendable {
 
     private let state = Locked(State())
 
-    /// The ``Webservice/answerMark`` when the load was decided, if it was read: an
-    /// answer of the same request that ends after it, before the fetch opens its
-    /// flight, is shared with the fetch.
-    package let decidedAfter: UInt64?
+    /// The ``Webservice/answerMark`` when the load was decided, until the first fetch
+    /// takes it.
+    private let decisionMark: Locked<UInt64?>
 
     /// Creates a lease that no task is bound to yet.
     ///
     /// - Parameter decidedAfter: The ``Webservice/answerMark`` read when the load was
-    ///   decided; `nil` shares no answer that ended before the fetch began.
+    ///   decided: an answer of the same request that ends after it, before the first
+    ///   fetch opens its flight, is shared with that fetch. `nil` shares none.
     package init(decidedAfter: UInt64? = nil) {
-        self.decidedAfter = decidedAfter
+        decisionMark = Locked(decidedAfter)
+    }
+
+    /// The mark of the load's decision, for its first fetch only: a fetch that follows
+    /// another in the same operation was decided by the answer before it, not then.
+    package func takeDecisionMark() -> UInt64? {
+        decisionMark.withLock { mark in
+            defer { mark = nil }
+            return mark
+        }
     }
 
     /// Binds the lease to the task that runs the fetch; cancels it at once when the

@@ -40,6 +40,11 @@ final class RecentAnswers: Sendable {
         }
     }
 
+    /// Forgets every answer, as the store forgets their values; marks keep counting.
+    func forget() {
+        state.withLock { $0.last.removeAll() }
+    }
+
     /// Whether a request of `key` ended with an answer after `mark`.
     ///
     /// - Parameters:

@@ -332,7 +332,7 @@ public final class Webservice: Sendable {
                 key,
                 lease: lease,
                 joined: joined,
-                answered: lease?.decidedAfter.map { mark in
+                answered: lease?.takeDecisionMark().map { mark in
                     { @Sendable in self.answer(of: resource, key: key, endedSince: mark) }
                 },
                 operation: operation
