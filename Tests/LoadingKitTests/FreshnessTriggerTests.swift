@@ -97,6 +97,28 @@ struct FreshnessTriggerTests {
         #expect(server.requestCount(for: "/posts") == 3)
     }
 
+    @Test("a screen another screen's unchanged answer confirmed waits a whole interval from it")
+    func unchangedAnswerConfirmsOtherScreens() async throws {
+        let first = PostsScreen(webservice: webservice, clock: clock)
+        first.revalidationInterval = .seconds(30)
+        await first.load(resource: posts)
+        await clock.waitForSleepers(1)
+        clock.advance(by: .seconds(10))
+        let second = PostsScreen(webservice: webservice, clock: clock)
+        second.revalidationInterval = .seconds(30)
+        second.maxAge = .seconds(60)
+        await second.load(resource: posts)  // the stored value, fresh: no request
+        await clock.waitForSleepers(2)
+        #expect(server.requestCount(for: "/posts") == 1)
+
+        clock.advance(by: .seconds(20))  // the first revalidates: the same answer
+        await clock.waitForSleepers(3)
+        clock.advance(by: .seconds(10))  // the second's interval ends 10 s after it
+        await clock.waitForSleepers(4)
+        #expect(server.requestCount(for: "/posts") == 2)
+        #expect(second.ids == [1])
+    }
+
     @Test("no timer runs for a screen that disappeared or was released")
     func noTimerWhenNothingShowsIt() async throws {
         var screen: PostsScreen? = await screen()

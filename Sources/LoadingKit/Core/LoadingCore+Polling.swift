@@ -43,9 +43,10 @@ extension LoadingCore {
             {
                 show(entry, of: loader.webservice, for: loader)
             }
-            // Another screen's answer, shown here within the interval, is as fresh as
-            // a request would make it: wait for the rest of the interval instead.
-            if let loadedAt = current.loadedAt {
+            // Another screen's answer, shown here within the interval or confirming
+            // what is shown, is as fresh as a request would make it: wait for the rest
+            // of the interval instead.
+            if let loadedAt = [current.loadedAt, confirmedAt].compactMap(\.self).max() {
                 let age = loadedAt.duration(to: clock.continuousNow)
                 if age < interval {
                     schedulePoll(for: loader, after: interval - age)

@@ -86,6 +86,11 @@ extension LoadingCore {
     /// a later one, or ``Loading/validate(_:)`` refuses it: configures it and records
     /// it with the time it was loaded, leaving what is in flight.
     func show(_ entry: StoredEntry, of webservice: Webservice, for loader: some Loading<Value>) {
+        if current.content != nil, entry.version == contentVersion {
+            // The version shown, confirmed by an answer that kept it (equal, or a 304).
+            confirmShown(storedAt: entry.loadedAt, of: webservice, for: loader)
+            return
+        }
         guard let value = entry.value as? Value,
             current.content == nil || entry.version > contentVersion ?? 0,
             show(value, storedAt: entry.loadedAt, of: webservice, for: loader)
@@ -93,7 +98,24 @@ extension LoadingCore {
         contentValidators = entry.validators
         contentDirectives = entry.directives
         contentVersion = entry.version
+        contentStoredAt = entry.loadedAt
         mirrorsStoredValue = true
+    }
+
+    /// Notes when the content's stored version was confirmed again, at `storedAt` on
+    /// the webservice's clock, by another screen's answer: without changing the state,
+    /// as the answer changed nothing shown, so that the loader's polls count from it.
+    private func confirmShown(
+        storedAt: ContinuousClock.Instant,
+        of webservice: Webservice,
+        for loader: some Loading<Value>
+    ) {
+        // Only a confirmation after the one the content has: the two clocks cannot be
+        // compared, so the loader's own answer must not count as a newer one.
+        guard let shownAt = contentStoredAt, shownAt < storedAt else { return }
+        contentStoredAt = storedAt
+        let age = storedAt.duration(to: webservice.configuration.clock.continuousNow)
+        confirmedAt = loader.loadingClock.continuousNow.advanced(by: .zero - age)
     }
 
     /// Shows `value`, stored at `storedAt` on the webservice's clock, as the content —
@@ -145,6 +167,7 @@ extension LoadingCore {
         {
             if version == shown {
                 contentDirectives = fetched.cacheDirectives
+                contentStoredAt = fetched.storedAt
             }
             markLoaded(for: loader)
         } else {
@@ -152,6 +175,7 @@ extension LoadingCore {
                 try applyLoaded(value, for: loader)
             }
             contentVersion = fetched.storeVersion
+            contentStoredAt = fetched.storedAt
         }
         mirrorsStoredValue = true
         let webservice = loader.webservice

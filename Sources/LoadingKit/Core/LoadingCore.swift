@@ -60,6 +60,12 @@ public final class LoadingCore<Value: Sendable>: Observable {
     var contentDirectives: CacheDirectives?
     /// The version of the stored value the content is, when it is one.
     var contentVersion: UInt64?
+    /// When that version was received or last confirmed, on the webservice's clock.
+    var contentStoredAt: ContinuousClock.Instant?
+    /// When another screen's answer, which kept the version shown, last confirmed the
+    /// content, on the loader's clock: a poll counts its interval from it. The state
+    /// does not change — the answer changed nothing shown.
+    var confirmedAt: ContinuousClock.Instant?
     /// When the last failure was recorded, on the webservice's clock: a stored value
     /// received before it does not clear it.
     var failedAtOnStoreClock: ContinuousClock.Instant?
@@ -170,6 +176,7 @@ public final class LoadingCore<Value: Sendable>: Observable {
         contentValidators = nil
         contentDirectives = nil
         contentVersion = nil
+        confirmedAt = nil
         mirrorsStoredValue = false
         identities = .unknown
         removedItems = []

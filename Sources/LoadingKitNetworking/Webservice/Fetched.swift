@@ -19,6 +19,8 @@ public struct Fetched<A> {
     /// What the response said besides the value — its total count and links — when
     /// the webservice stored it.
     package let response: ResponseSummary?
+    /// When the stored value was received or last confirmed, on the webservice's clock.
+    package let storedAt: ContinuousClock.Instant?
 
     /// Creates a fetched value.
     ///
@@ -39,6 +41,7 @@ public struct Fetched<A> {
         self.cacheDirectives = cacheDirectives
         self.storeVersion = nil
         self.response = nil
+        self.storedAt = nil
     }
 
     /// Creates a fetched value that is the stored entry `entry`.
@@ -49,6 +52,7 @@ public struct Fetched<A> {
         self.cacheDirectives = entry.directives
         self.storeVersion = entry.version
         self.response = entry.response
+        self.storedAt = entry.loadedAt
     }
 }
 
