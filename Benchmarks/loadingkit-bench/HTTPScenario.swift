@@ -8,8 +8,9 @@ import LoadingKitTesting
 
 /// A `Loading` conformer and `Webservice.load` over `URLSessionTransport` against the
 /// transport row — `URLSessionTransport.send` + `JSONDecoder` + main-actor assignment,
-/// the same route — and that row against a hand-written completion-handler data task,
-/// on the same session and loopback server.
+/// the same route — and that row against a hand-written completion-handler data task
+/// on the transport's plain `session` (an ordinary delegate queue, as code written by
+/// hand has), against the same loopback server.
 @MainActor
 struct HTTPScenario {
     let quick: Bool

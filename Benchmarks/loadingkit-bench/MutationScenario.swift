@@ -8,8 +8,8 @@ import LoadingKitTesting
 
 /// What sending a mutation costs: a screen's `send` of a `PATCH` whose answer is
 /// decoded and kept, against the same `PATCH` written by hand — a completion-handler
-/// data task on the same session, a decode, the answer assigned to main-actor state —
-/// against one loopback server.
+/// data task on the transport's plain `session`, a decode, the answer assigned to
+/// main-actor state — against one loopback server.
 @MainActor
 struct MutationScenario {
     let quick: Bool
