@@ -57,6 +57,19 @@ struct RecentAnswerTests {
         #expect(server.requestCount(for: "/episodes/2") == 2)
     }
 
+    /// Decides a load, lets an identical request end, runs `meanwhile`, and checks
+    /// that the load then sends its own request.
+    private func expectOwnRequest(
+        after meanwhile: () async throws -> Void
+    ) async throws {
+        let lease = FetchLease(decidedAfter: webservice.answerMark)
+        try await requestEnds()
+        try await meanwhile()
+        let fetched = try await webservice.fetch(episode, lease: lease)
+        #expect(fetched.value.title == "Take 2")
+        #expect(server.requestCount(for: "/episodes/1") == 2)
+    }
+
     @Test("a load decided after the answer sends its own request")
     func decidedAfterSendsRequest() async throws {
         try await requestEnds()
@@ -68,12 +81,7 @@ struct RecentAnswerTests {
 
     @Test("an answer invalidated since it was stored is not shared")
     func staleAnswerIsNotShared() async throws {
-        let lease = FetchLease(decidedAfter: webservice.answerMark)
-        try await requestEnds()
-        _ = webservice.invalidate(.resource(episode))
-        let fetched = try await webservice.fetch(episode, lease: lease)
-        #expect(fetched.value.title == "Take 2")
-        #expect(server.requestCount(for: "/episodes/1") == 2)
+        try await expectOwnRequest { _ = webservice.invalidate(.resource(episode)) }
     }
 
     @Test("a failure, or an answer the store does not keep, is not shared", arguments: [500, 200])
@@ -99,17 +107,14 @@ struct RecentAnswerTests {
 
     @Test("a load decided before more answers than the table holds sends its request")
     func forgottenAnswerSendsRequest() async throws {
-        let lease = FetchLease(decidedAfter: webservice.answerMark)
-        try await requestEnds()
         server.route("/others") { _ in .json(Episode(id: 3, title: "Other")) }
-        for number in 0..<300 {
-            _ = try await webservice.fetch(
-                Resource<Episode>(url: server.url("/others?page=\(number)")),
-                lease: FetchLease()
-            )
+        try await expectOwnRequest {
+            for number in 0..<300 {
+                _ = try await webservice.fetch(
+                    Resource<Episode>(url: server.url("/others?page=\(number)")),
+                    lease: FetchLease()
+                )
+            }
         }
-        let fetched = try await webservice.fetch(episode, lease: lease)
-        #expect(fetched.value.title == "Take 2")
-        #expect(server.requestCount(for: "/episodes/1") == 2)
     }
 }

@@ -131,7 +131,7 @@ public final class URLSessionTransport: Transport {
     deinit {
         // Invalidating waits for the session's work queue, which runs the callbacks
         // that may release the transport last: never from there.
-        let sessions = [streamingSession] + (plainSession.withLock { $0 }.map { [$0] } ?? [])
+        let sessions = [streamingSession, plainSession.withLock { $0 }].compactMap { $0 }
         Exchange.cancellation.async {
             for session in sessions {
                 session.invalidateAndCancel()

@@ -135,13 +135,13 @@ final class Coalescer: Sendable {
             return nil
         case .leads(let ticket):
             await leaderRegistered?()
+            let value: T
             if let shared = answered?() {
                 joined?()
-                lease?.endInterception()
-                finish(ticket, with: shared, ranBy: ticket.caller)
-                return shared
+                value = shared
+            } else {
+                value = await operation()
             }
-            let value = await operation()
             lease?.endInterception()
             finish(ticket, with: value, ranBy: ticket.caller)
             return value

@@ -6,7 +6,7 @@
 /// ```swift
 /// let lease = FetchLease(decidedAfter: recentAnswers.mark)  // when the load is decided
 /// // … a request of the same key ends and calls recentAnswers.note(key) …
-/// recentAnswers.answered(key, since: lease.decidedAfter!)  // true
+/// recentAnswers.answered(key, since: lease.takeDecisionMark()!)  // true
 /// ```
 ///
 /// Only the number of each key's last answer is kept, never the value: the value is

@@ -333,7 +333,7 @@ public final class Webservice: Sendable {
                 lease: lease,
                 joined: joined,
                 answered: lease?.takeDecisionMark().map { mark in
-                    { @Sendable in self.answer(of: resource, key: key, endedSince: mark) }
+                    { @Sendable in self.answer(A.self, key: key, endedSince: mark) }
                 },
                 operation: operation
             )
@@ -348,7 +348,7 @@ public final class Webservice: Sendable {
     /// The stored answer of a request of `key` that ended after `mark`, unless the
     /// stored value went stale since.
     private func answer<A: Sendable>(
-        of resource: Resource<A>,
+        _ type: A.Type,
         key: Coalescer.Key,
         endedSince mark: UInt64
     ) -> Result<Fetched<A>, WebserviceError>? {
