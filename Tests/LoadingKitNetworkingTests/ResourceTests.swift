@@ -34,6 +34,20 @@ struct ResourceTests {
         #expect(resource.request.value(forHTTPHeaderField: "Authorization") == "Bearer t")
     }
 
+    @Test("a method and an Accept field given replace the defaults, whatever the case")
+    func givenMethodAndAccept() {
+        let resource = Resource<Episode>(
+            url: url,
+            method: "delete",
+            headers: ["accept": "application/vnd.api+json"]
+        )
+        #expect(resource.method == .delete)
+        #expect(resource.request.allHTTPHeaderFields?.count == 1)
+        #expect(
+            resource.request.value(forHTTPHeaderField: "Accept") == "application/vnd.api+json"
+        )
+    }
+
     @Test("a JSON body is encoded with its content type, POST by default")
     func jsonBody() throws {
         let draft = Draft(title: "New", tags: ["a"])

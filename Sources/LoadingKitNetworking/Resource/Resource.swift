@@ -94,7 +94,7 @@ public struct Resource<A>: Sendable {
     public var identity: ResourceIdentity { ResourceIdentity(of: self) }
 
     /// The status codes accepted by default: `200..<300`.
-    public static var successStatusCodes: IndexSet { IndexSet(integersIn: 200..<300) }
+    public static var successStatusCodes: IndexSet { successStatusCodeSet }
 
     /// The HTTP method of the request.
     public var method: HTTPMethod {
@@ -311,3 +311,6 @@ extension Resource {
         return copy
     }
 }
+
+/// `200..<300`, made once: every resource starts with it.
+private let successStatusCodeSet = IndexSet(integersIn: 200..<300)
