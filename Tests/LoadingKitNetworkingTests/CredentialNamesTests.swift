@@ -24,4 +24,19 @@ struct CredentialNamesTests {
         #expect(!CredentialNames().contains("X-Tenant"))
         #expect(CredentialNames(named: ["x-tenant"]).contains("X-Tenant"))
     }
+
+    @Test("ASCII names split into the same words as walking their characters does")
+    func asciiWordsMatchCharacters() {
+        let alphabet = Array("aZk9-_ .Tx")
+        var generator = SeededGenerator(seed: 7)
+        for _ in 0..<2000 {
+            let length = Int.random(in: 0...12, using: &generator)
+            let name = String((0..<length).map { _ in alphabet.randomElement(using: &generator)! })
+            #expect(
+                CredentialNames.words(of: name) == CredentialNames.characterWords(of: name),
+                "\(name)"
+            )
+        }
+        #expect(CredentialNames.words(of: "xAPIKey2fa") == ["x", "apikey2fa"])
+    }
 }

@@ -55,7 +55,36 @@ package struct CredentialNames: Sendable {
 
     /// The lowercased words of `name`: split at every character that is not a letter
     /// or a digit, and before an uppercase letter that follows a lowercase one.
-    private static func words(of name: String) -> [String] {
+    package static func words(of name: String) -> [String] {
+        guard name.utf8.allSatisfy({ $0 < 0x80 }) else { return characterWords(of: name) }
+        // The same rule over ASCII bytes: header field names always are, and walking
+        // characters costs several times more on Linux, once per request stored.
+        var words: [String] = []
+        var word: [UInt8] = []
+        var previousIsLowercase = false
+        for byte in name.utf8 {
+            let isLowercase = (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+            let isUppercase = (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+            let isDigit = (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+            if !(isLowercase || isUppercase || isDigit) || (isUppercase && previousIsLowercase),
+                !word.isEmpty
+            {
+                words.append(String(decoding: word, as: UTF8.self))
+                word = []
+            }
+            previousIsLowercase = isLowercase
+            if isLowercase || isDigit {
+                word.append(byte)
+            } else if isUppercase {
+                word.append(byte - UInt8(ascii: "A") + UInt8(ascii: "a"))
+            }
+        }
+        if !word.isEmpty { words.append(String(decoding: word, as: UTF8.self)) }
+        return words
+    }
+
+    /// ``words(of:)`` for a name with characters beyond ASCII.
+    package static func characterWords(of name: String) -> [String] {
         var words: [String] = []
         var word = ""
         var previousIsLowercase = false
