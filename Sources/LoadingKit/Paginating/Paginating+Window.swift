@@ -278,7 +278,7 @@ extension Paginating {
         from cursor: Cursor?
     ) throws(LoadingError) {
         if loadingState.content != nil, fetched.count == pagination.pagesLoaded,
-            fetched.allSatisfy(\.isNotModified)
+            fetched.allSatisfy({ $0.isNotModified })
         {
             loading.contentDirectives = fetched.first?.cacheDirectives
             loading.markLoaded(for: self)
@@ -302,7 +302,7 @@ extension Paginating {
         core.identities = .unknown
         try loading.applyLoaded(items, for: self) {
             changePagination {
-                $0.start(with: fetched.map(\.value), from: cursor, counts: counts)
+                $0.start(with: fetched.map { $0.value }, from: cursor, counts: counts)
             }
         }
         core.contentDirectives = fetched.first?.cacheDirectives

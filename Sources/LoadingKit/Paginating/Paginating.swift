@@ -147,7 +147,7 @@ extension Paginating where ResourceType.Element: Identifiable, ResourceType.Elem
         case .known(let kept as Set<ID>): shown = kept
         case .none: shown = []
         default:
-            shown = Set((loadingState.content ?? ResourceType()).lazy.map(\.id))
+            shown = Set((loadingState.content ?? ResourceType()).lazy.map { $0.id })
             shown.formUnion(core.removedItems.lazy.compactMap { $0.base as? ID })
         }
         let fresh = page.filter { shown.insert($0.id).inserted }

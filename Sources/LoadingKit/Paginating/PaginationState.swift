@@ -279,7 +279,7 @@ public struct PaginationState<Cursor: Sendable>: Sendable {
     }
 
     /// What asked for each page held, head first.
-    var heldCursors: [Cursor?] { pages.map(\.cursor) }
+    var heldCursors: [Cursor?] { pages.map { $0.cursor } }
 
     /// Changes by `delta` the count of the page holding the item at `offset` — the
     /// tail page for an offset past the content's end.

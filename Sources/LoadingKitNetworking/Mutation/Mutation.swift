@@ -179,16 +179,18 @@ public struct Mutation<A: Sendable>: Sendable {
         return copy
     }
 
+    // Closures, not key paths: in a generic type a key path is built at every call.
+
     /// The identities of the stored values the mutation changes at once.
-    package var changedIdentities: [ResourceIdentity] { changes.map(\.identity) }
+    package var changedIdentities: [ResourceIdentity] { changes.map { $0.identity } }
 
     /// The identities of the stored values the mutation's answer changes.
-    package var answeredIdentities: [ResourceIdentity] { answers.map(\.identity) }
+    package var answeredIdentities: [ResourceIdentity] { answers.map { $0.identity } }
 
     /// The identities of the stored values the mutation changes at once or with its
     /// answer.
     package var touchedIdentities: [ResourceIdentity] {
-        changes.map(\.identity) + answers.map(\.identity)
+        changes.map { $0.identity } + answers.map { $0.identity }
     }
 
     /// Whether the mutation changes the value of `identity` — at once, with its

@@ -128,7 +128,7 @@ extension Webservice {
         } else if outcome == .confirmed {
             report(.writeConfirmed(sequence: record.sequence), about: mutation.resource)
         }
-        return result.map(\.value)
+        return result.map { $0.value }
     }
 
     /// Leaves `write` in the outbox, to be sent again.
