@@ -38,6 +38,58 @@ struct SharedRequestTests {
         #expect(mock.requests.count == 1)
     }
 
+    @Test("the screen that started a shared request, cancelled, stops waiting at once")
+    func cancelledLeaderReturnsAtOnce() async throws {
+        let webservice = Webservice(transport: mock)
+        let leader = SharedScreen(webservice: webservice)
+        let follower = SharedScreen(webservice: webservice)
+        let (gate, a, b) = await startSharing(leader, follower)
+        a.cancel()
+        // Before: this waited for the request the follower still shares, held here.
+        await a.finish()
+        #expect(!gate.isOpen)
+        #expect(gate.cancellations == 0)
+        #expect(leader.loadingState.wasCancelled)
+        gate.open()
+        await b.finish()
+        #expect(follower.configured == ["Pilot"])
+        #expect(leader.configured.isEmpty)
+        #expect(mock.requests.count == 1)
+    }
+
+    @Test("over HTTP, a cancelled load that others share returns before the answer")
+    func cancelledLeaderReturnsOverHTTP() async throws {
+        let server = try LoopbackServer()
+        let release = DispatchSemaphore(value: 0)
+        defer { release.signal() }
+        let pilot = self.pilot
+        server.route("/episodes/1") { _ in
+            release.wait()
+            return .json(pilot)
+        }
+        let recorder = EventRecorder()
+        let webservice = Webservice(
+            transport: URLSessionTransport(),
+            configuration: .init(monitor: recorder)
+        )
+        let leader = SharedScreen(webservice: webservice)
+        let follower = SharedScreen(webservice: webservice)
+        let episode = Resource<Episode>(url: server.url("/episodes/1"))
+        let load = Task { await leader.load(resource: episode) }
+        await server.waitForRequests(1)
+        let followed = follower.startLoading(resource: episode)
+        await recorder.waitForEvents(1) { $0.kind == .coalesced }
+        load.cancel()
+        await load.value
+        #expect(leader.loadingState.wasCancelled)
+        #expect(follower.loadingState.activity == .loading)
+        release.signal()
+        await followed.finish()
+        #expect(follower.configured == ["Pilot"])
+        #expect(leader.configured.isEmpty)
+        #expect(server.requests.count == 1)
+    }
+
     @Test("when every screen has left, the shared request is cancelled")
     func everyoneLeaves() async throws {
         let webservice = Webservice(transport: mock)

@@ -215,9 +215,11 @@ struct SharedValuesTests {
         let screen = screen(on: webservice)
         let task = screen.startLoading(resource: resource("/posts"))
         await gate.waitForArrivals()
+        // The load's task, queued on the main actor before this one, reaches its wait.
+        await Task.yield()
         task.cancel()
-        // The load stays current until its cancellation is reported, a main-actor turn
-        // later: the window this test is about.
+        // The load stays current until its waiting task reports the cancellation, a
+        // main-actor turn later: the window this test is about.
         while screen.loading.awaitedFlight != nil {
             await Task.yield()
         }

@@ -141,48 +141,43 @@ extension LoadingCore {
         }
         // Off the main actor; the one hop back is the resumption of whoever waits.
         let lease = FetchLease(decidedAfter: loader.webservice.answerMark)
-        let fetchTask = Task.detached { () -> Result<Output, any Error> in
+        let outcome = FlightOutcome<Output>()
+        let fetchTask = Task.detached {
             do {
-                return .success(
-                    try await TransferProgress.observing(relay.report) { try await fetch(lease) }
-                )
+                let value = try await TransferProgress.observing(relay.report) {
+                    try await fetch(lease)
+                }
+                outcome.deliver(.success(value))
             } catch {
-                return .failure(error)
+                outcome.deliver(.failure(error))
             }
         }
         lease.bind { fetchTask.cancel() }
         weak let awaited = self
-        let endCancelled: @MainActor @Sendable () -> Void = { [weak loader] in
-            if let loader, loader.loading.end(generation) == .cancelled {
-                loader.loading.recordCancellation(for: loader)
-            }
-        }
         let flight = LoadFlight(generation: generation, identity: identity) {
             lease.cancel()
         } finish: { [weak loader] propagatingCancellation in
-            let outcome: Result<Output, any Error>
-            if propagatingCancellation {
-                // Marking the operation before cancelling the fetch makes a value that
-                // arrives anyway unappliable, whatever the timing.
-                outcome = await withTaskCancellationHandler {
-                    await fetchTask.value
-                } onCancel: {
-                    awaited?.cancelAwaited(generation)
-                    lease.cancel()
-                    // Said at once, not when the fetch ends: a fetch that leads a
-                    // request others share goes on for them.
-                    Task { @MainActor in endCancelled() }
-                }
-                if Task.isCancelled {
-                    awaited?.cancelAwaited(generation)
-                }
-            } else {
-                outcome = await fetchTask.value
+            // Marking the operation before cancelling the fetch makes a value that
+            // arrives anyway unappliable, whatever the timing. The starter stops
+            // waiting at once: a fetch that leads a request others share goes on.
+            let stopWaiting: @Sendable () -> Void = {
+                awaited?.cancelAwaited(generation)
+                lease.cancel()
+            }
+            let fetched = await outcome.wait(onCancel: propagatingCancellation ? stopWaiting : nil)
+            if propagatingCancellation, Task.isCancelled {
+                awaited?.cancelAwaited(generation)
             }
             guard let loader else { return }
+            guard let fetched else {
+                if loader.loading.end(generation) == .cancelled {
+                    loader.loading.recordCancellation(for: loader)
+                }
+                return
+            }
             loader.loading.complete(
                 generation,
-                with: outcome,
+                with: fetched,
                 for: loader,
                 apply: apply,
                 recordFailure: recordFailure

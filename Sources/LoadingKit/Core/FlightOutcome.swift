@@ -1,0 +1,80 @@
+import LoadingKitNetworking
+
+/// The outcome of a flight's fetch, for whoever waits for it: the caller that started
+/// the load, which stops waiting the moment its task is cancelled, and the loads that
+/// joined it, which wait for the end.
+///
+/// The fetch may go on after its starter was cancelled — it leads a request other
+/// screens share — so the starter cannot wait for the fetch's task itself: that would
+/// keep a cancelled caller waiting for somebody else's request.
+final class FlightOutcome<Output: Sendable>: Sendable {
+    typealias Waiter = CheckedContinuation<Result<Output, any Error>?, Never>
+
+    private struct State {
+        var outcome: Result<Output, any Error>?
+        var nextWaiter = 0
+        var waiters: [Int: Waiter] = [:]
+        /// Waiters cancelled before they were registered.
+        var abandoned: Set<Int> = []
+    }
+
+    private let state = Locked(State())
+
+    /// Hands the fetch's outcome to every waiter, and to every later one.
+    func deliver(_ outcome: Result<Output, any Error>) {
+        let waiters = state.withLock { state in
+            state.outcome = outcome
+            defer { state.waiters = [:] }
+            return Array(state.waiters.values)
+        }
+        for waiter in waiters {
+            waiter.resume(returning: outcome)
+        }
+    }
+
+    /// Waits for the outcome, on the caller's actor: the wait is registered in the
+    /// caller's turn, with no hop. With `onCancel`, the waiting task's cancellation runs
+    /// it and then ends the wait at once with `nil`, unless the outcome came first.
+    ///
+    /// - Parameter onCancel: What the cancellation of the waiting task does before the
+    ///   wait ends; `nil` to wait for the outcome whatever happens.
+    /// - Returns: The outcome, or `nil` when the wait was cancelled.
+    nonisolated(nonsending) func wait(
+        onCancel: (@Sendable () -> Void)?
+    ) async -> Result<Output, any Error>? {
+        let id = state.withLock { state in
+            defer { state.nextWaiter += 1 }
+            return state.nextWaiter
+        }
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { (waiter: Waiter) in
+                let ready: Result<Output, any Error>?? = state.withLock { state in
+                    if let outcome = state.outcome {
+                        return .some(outcome)
+                    }
+                    if state.abandoned.remove(id) != nil {
+                        return .some(nil)
+                    }
+                    state.waiters[id] = waiter
+                    return nil
+                }
+                if let ready {
+                    waiter.resume(returning: ready)
+                }
+            }
+        } onCancel: {
+            guard let onCancel else { return }
+            onCancel()
+            let waiter = state.withLock { state -> Waiter? in
+                if let waiter = state.waiters.removeValue(forKey: id) {
+                    return waiter
+                }
+                if state.outcome == nil {
+                    state.abandoned.insert(id)
+                }
+                return nil
+            }
+            waiter?.resume(returning: nil)
+        }
+    }
+}
