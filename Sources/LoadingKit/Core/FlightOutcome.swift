@@ -8,7 +8,9 @@ import LoadingKitNetworking
 /// screens share — so the starter cannot wait for the fetch's task itself: that would
 /// keep a cancelled caller waiting for somebody else's request.
 final class FlightOutcome<Output: Sendable>: Sendable {
-    typealias Waiter = CheckedContinuation<Result<Output, any Error>?, Never>
+    /// Resumed exactly once: a waiter leaves the state under the lock, taken either by
+    /// ``deliver(_:)`` or by its cancellation.
+    typealias Waiter = UnsafeContinuation<Result<Output, any Error>?, Never>
 
     private struct State {
         var outcome: Result<Output, any Error>?
@@ -32,14 +34,16 @@ final class FlightOutcome<Output: Sendable>: Sendable {
         }
     }
 
-    /// Waits for the outcome, on the caller's actor: the wait is registered in the
-    /// caller's turn, with no hop. With `onCancel`, the waiting task's cancellation runs
-    /// it and then ends the wait at once with `nil`, unless the outcome came first.
+    /// Waits for the outcome on the main actor, where every waiter is: the wait is
+    /// registered in the caller's turn, and the outcome resumes it there with one hop.
+    /// With `onCancel`, the waiting task's cancellation runs it and then ends the wait
+    /// at once with `nil`, unless the outcome came first.
     ///
     /// - Parameter onCancel: What the cancellation of the waiting task does before the
     ///   wait ends; `nil` to wait for the outcome whatever happens.
     /// - Returns: The outcome, or `nil` when the wait was cancelled.
-    nonisolated(nonsending) func wait(
+    @MainActor
+    func wait(
         onCancel: (@Sendable () -> Void)?
     ) async -> Result<Output, any Error>? {
         let id = state.withLock { state in
@@ -47,7 +51,7 @@ final class FlightOutcome<Output: Sendable>: Sendable {
             return state.nextWaiter
         }
         return await withTaskCancellationHandler {
-            await withCheckedContinuation { (waiter: Waiter) in
+            await withUnsafeContinuation { (waiter: Waiter) in
                 let ready: Result<Output, any Error>?? = state.withLock { state in
                     if let outcome = state.outcome {
                         return .some(outcome)
