@@ -29,8 +29,11 @@ struct SharedRequestTests {
         let webservice = Webservice(transport: mock)
         var leader: SharedScreen? = SharedScreen(webservice: webservice)
         let follower = SharedScreen(webservice: webservice)
-        let (gate, _, b) = await startSharing(leader!, follower)
+        let (gate, a, b) = await startSharing(leader!, follower)
         leader = nil
+        // Before: the released screen's task waited for the answer the follower shares.
+        await a.finish()
+        #expect(follower.loadingState.activity == .loading)
         #expect(gate.cancellations == 0)
         gate.open()
         await b.finish()
@@ -47,7 +50,7 @@ struct SharedRequestTests {
         a.cancel()
         // Before: this waited for the request the follower still shares, held here.
         await a.finish()
-        #expect(!gate.isOpen)
+        #expect(follower.loadingState.activity == .loading)
         #expect(gate.cancellations == 0)
         #expect(leader.loadingState.wasCancelled)
         gate.open()
@@ -55,6 +58,49 @@ struct SharedRequestTests {
         #expect(follower.configured == ["Pilot"])
         #expect(leader.configured.isEmpty)
         #expect(mock.requests.count == 1)
+    }
+
+    @Test("the screen that started a shared request stops waiting when it cancels its load")
+    func leaderCancellingItsLoadReturnsAtOnce() async throws {
+        let webservice = Webservice(transport: mock)
+        let leader = SharedScreen(webservice: webservice)
+        let follower = SharedScreen(webservice: webservice)
+        let (ends, ended) = AsyncStream.makeStream(of: LoadingState<Episode>.self)
+        let (gate, a, b) = await startSharing(leader, follower) { ended.yield($0) }
+        leader.cancelLoading()
+        // Before: neither returned until the follower's shared answer came.
+        await a.finish()
+        var endings = ends.makeAsyncIterator()
+        let end = await endings.next()
+        #expect(end?.wasCancelled == true)
+        #expect(follower.loadingState.activity == .loading)
+        #expect(gate.cancellations == 0)
+        gate.open()
+        await b.finish()
+        #expect(follower.configured == ["Pilot"])
+        #expect(leader.configured.isEmpty)
+    }
+
+    @Test("the screen that started a shared request stops waiting when a newer load supersedes it")
+    func supersededLeaderReturnsAtOnce() async throws {
+        let webservice = Webservice(transport: mock)
+        let leader = SharedScreen(webservice: webservice)
+        let follower = SharedScreen(webservice: webservice)
+        let (ends, ended) = AsyncStream.makeStream(of: LoadingState<Episode>.self)
+        let (gate, a, b) = await startSharing(leader, follower) { ended.yield($0) }
+        mock.respond(to: "/episodes/2", with: .json(Episode(id: 2, title: "Finale")))
+        await leader.load(resource: Episode.resource(id: 2))
+        // Before: the superseded load's handle and completion waited for the shared answer.
+        await a.finish()
+        var endings = ends.makeAsyncIterator()
+        let end = await endings.next()
+        #expect(end?.content?.title == "Finale")
+        #expect(follower.loadingState.activity == .loading)
+        #expect(gate.cancellations == 0)
+        gate.open()
+        await b.finish()
+        #expect(follower.configured == ["Pilot"])
+        #expect(leader.configured == ["Finale"])
     }
 
     @Test("over HTTP, a cancelled load that others share returns before the answer")
@@ -105,14 +151,16 @@ struct SharedRequestTests {
     }
 
     /// Starts `first` and then `second` loading the episode, held at the returned gate,
-    /// and returns once the second has joined the first one's request.
+    /// and returns once the second has joined the first one's request; `firstCompletion`
+    /// is the first load's completion.
     private func startSharing(
         _ first: SharedScreen,
-        _ second: SharedScreen
+        _ second: SharedScreen,
+        firstCompletion: (@MainActor (LoadingState<Episode>) -> Void)? = nil
     ) async -> (MockTransport.Gate, LoadTask, LoadTask) {
         let gate = MockTransport.Gate()
         mock.respond(to: "/episodes/1", with: .json(pilot), after: gate)
-        let a = first.startLoading(resource: Episode.resource(id: 1))
+        let a = first.startLoading(resource: Episode.resource(id: 1), completion: firstCompletion)
         await gate.waitForArrivals()
         let b = second.startLoading(resource: Episode.resource(id: 1))
         await waitUntilShared(second.webservice)

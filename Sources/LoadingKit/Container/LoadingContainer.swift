@@ -85,7 +85,8 @@ public final class LoadingContainer<Value: Sendable, Content>: Loading {
         content = build(value)
     }
 
-    /// Runs the load function as `policy` says and returns when it has ended.
+    /// Runs the load function as `policy` says and returns when it has ended: applied,
+    /// failed, superseded or cancelled — a cancelled load returns at once.
     ///
     /// - Parameter policy: When to load; ``LoadPolicy/ifNeeded`` by default.
     public func load(policy: LoadPolicy = .ifNeeded) async {

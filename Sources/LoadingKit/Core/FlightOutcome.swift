@@ -2,22 +2,25 @@ import LoadingKitNetworking
 
 /// The outcome of a flight's fetch, for whoever waits for it: the caller that started
 /// the load, which stops waiting the moment its task is cancelled, and the loads that
-/// joined it, which wait for the end.
+/// joined it. Every wait ends at once when the flight is abandoned: a newer load, a
+/// cancellation or the screen's release ended the operation.
 ///
-/// The fetch may go on after its starter was cancelled — it leads a request other
-/// screens share — so the starter cannot wait for the fetch's task itself: that would
-/// keep a cancelled caller waiting for somebody else's request.
+/// The fetch may go on after its operation ended — it leads a request other screens
+/// share — so no one waits for the fetch's task itself: that would keep a cancelled
+/// caller waiting for somebody else's request.
 final class FlightOutcome<Output: Sendable>: Sendable {
-    /// Resumed exactly once: a waiter leaves the state under the lock, taken either by
-    /// ``deliver(_:)`` or by its cancellation.
+    /// Resumed exactly once: a waiter leaves the state under the lock, taken by
+    /// ``deliver(_:)``, ``abandon()`` or its cancellation.
     typealias Waiter = UnsafeContinuation<Result<Output, any Error>?, Never>
 
     private struct State {
         var outcome: Result<Output, any Error>?
+        /// Whether the operation ended another way: every wait ends with `nil`.
+        var isAbandoned = false
         var nextWaiter = 0
         var waiters: [Int: Waiter] = [:]
         /// Waiters cancelled before they were registered.
-        var abandoned: Set<Int> = []
+        var cancelledEarly: Set<Int> = []
     }
 
     private let state = Locked(State())
@@ -34,6 +37,19 @@ final class FlightOutcome<Output: Sendable>: Sendable {
         }
     }
 
+    /// Ends every wait, and every later one, with `nil`: the operation ended another
+    /// way, and nothing the fetch brings is applied.
+    func abandon() {
+        let waiters = state.withLock { state in
+            state.isAbandoned = true
+            defer { state.waiters = [:] }
+            return Array(state.waiters.values)
+        }
+        for waiter in waiters {
+            waiter.resume(returning: nil)
+        }
+    }
+
     /// Waits for the outcome on the main actor, where every waiter is: the wait is
     /// registered in the caller's turn, and the outcome resumes it there with one hop.
     /// With `onCancel`, the waiting task's cancellation runs it and then ends the wait
@@ -41,7 +57,8 @@ final class FlightOutcome<Output: Sendable>: Sendable {
     ///
     /// - Parameter onCancel: What the cancellation of the waiting task does before the
     ///   wait ends; `nil` to wait for the outcome whatever happens.
-    /// - Returns: The outcome, or `nil` when the wait was cancelled.
+    /// - Returns: The outcome, or `nil` when the wait was cancelled or the flight
+    ///   abandoned.
     @MainActor
     func wait(
         onCancel: (@Sendable () -> Void)?
@@ -53,11 +70,11 @@ final class FlightOutcome<Output: Sendable>: Sendable {
         return await withTaskCancellationHandler {
             await withUnsafeContinuation { (waiter: Waiter) in
                 let ready: Result<Output, any Error>?? = state.withLock { state in
+                    if state.cancelledEarly.remove(id) != nil || state.isAbandoned {
+                        return .some(nil)
+                    }
                     if let outcome = state.outcome {
                         return .some(outcome)
-                    }
-                    if state.abandoned.remove(id) != nil {
-                        return .some(nil)
                     }
                     state.waiters[id] = waiter
                     return nil
@@ -73,8 +90,8 @@ final class FlightOutcome<Output: Sendable>: Sendable {
                 if let waiter = state.waiters.removeValue(forKey: id) {
                     return waiter
                 }
-                if state.outcome == nil {
-                    state.abandoned.insert(id)
+                if state.outcome == nil, !state.isAbandoned {
+                    state.cancelledEarly.insert(id)
                 }
                 return nil
             }

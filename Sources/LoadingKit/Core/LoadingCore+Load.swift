@@ -156,6 +156,7 @@ extension LoadingCore {
         weak let awaited = self
         let flight = LoadFlight(generation: generation, identity: identity) {
             lease.cancel()
+            outcome.abandon()
         } finish: { [weak loader] propagatingCancellation in
             // Marking the operation before cancelling the fetch makes a value that
             // arrives anyway unappliable, whatever the timing. The starter stops

@@ -7,7 +7,8 @@ import LoadingKitNetworking
 /// applied only after ``end(_:)`` cleared its flight under the lock, so one waiter of
 /// the flight wins. A newer operation (``begin()``) or a cancellation (``cancel()``)
 /// replaces the generation under the same lock, so a value that arrives later finds
-/// its operation over. A cancelled awaiting task marks its generation
+/// its operation over; then the flight's waits end at once (``LoadFlight/cancel``), and
+/// each finds it over. A cancelled awaiting task marks its generation
 /// (``cancelAwaited(_:)``, from any thread) before the fetch is cancelled, so its value,
 /// whenever it arrives, ends as a cancellation. `deinit` cancels the flight through
 /// the same cell: the screen is gone. A page asked for while a flight is current waits
@@ -210,10 +211,14 @@ struct LoadFlight: Sendable {
     /// the content; `nil` for a refresh or a next page. Only a load of the same
     /// resource joins it.
     let identity: ResourceIdentity?
-    /// Cancels the fetch.
+    /// Cancels the fetch and ends every wait for it, once the operation is no longer
+    /// current: a newer one began, it was cancelled or the screen is gone.
     let cancel: @Sendable () -> Void
-    /// Waits for the fetch and applies its outcome if it is still current. With
-    /// `propagatingCancellation`, cancelling the waiting task cancels the fetch.
+    /// Waits for the fetch's outcome and applies it if the operation is still current;
+    /// returns at once when the operation ends another way (``cancel``). With
+    /// `propagatingCancellation`, cancelling the waiting task cancels the fetch and
+    /// ends the wait at once. A fetch that leads a request other screens share goes on
+    /// for them either way.
     let finish: @MainActor @Sendable (_ propagatingCancellation: Bool) async -> Void
 }
 
@@ -228,8 +233,9 @@ enum LoadStart: Sendable {
     /// A page that starts when the load in flight has ended.
     case deferred(DeferredPage)
 
-    /// Waits for the load to end and its outcome to be applied. Cancelling the
-    /// waiting task cancels a load it started, never one it joined.
+    /// Waits for the load to end: its outcome applied, or the load superseded or
+    /// cancelled. Cancelling the waiting task cancels a load it started, never one it
+    /// joined.
     @MainActor
     func finish() async {
         switch self {

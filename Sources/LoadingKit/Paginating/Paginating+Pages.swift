@@ -3,7 +3,9 @@ import LoadingKitNetworking
 // MARK: - API
 
 extension Paginating {
-    /// Loads the list as `policy` says. Returns when the load has ended.
+    /// Loads the list as `policy` says. Returns when the load has ended: applied,
+    /// failed, superseded or cancelled — a cancelled load returns at once, even when
+    /// another screen still shares its request.
     ///
     /// With no page loaded (or another list shown) it loads the first page, which
     /// replaces the content. With pages loaded, ``LoadPolicy/ifNeeded`` keeps them

@@ -158,7 +158,12 @@ extension Paginating {
                 }
                 let wanted = pages.count < count || (!covered && pages.count < covering)
                 guard wanted, let next = fetched.value.next else { return pages }
-                guard let following = await self?.resource(forPage: next) else {
+                // The screen is held only on the main actor, never across the hop.
+                guard
+                    let following = await MainActor.run(body: { [weak self] in
+                        self?.resource(forPage: next)
+                    })
+                else {
                     throw CancellationError()
                 }
                 resource = policy.ignoresCache ? following.ignoringCache() : following
@@ -218,7 +223,11 @@ extension Paginating {
         let flight = core.run(loading, for: self) { [weak self] lease in
             let page = try await webservice.fetch(resource, lease: lease).value
             return try await gap.closing(after: page, toward: direction) { cursor in
-                guard let between = await self?.resource(forPage: cursor) else {
+                guard
+                    let between = await MainActor.run(body: { [weak self] in
+                        self?.resource(forPage: cursor)
+                    })
+                else {
                     throw CancellationError()
                 }
                 return try await webservice.fetch(between, lease: lease).value

@@ -87,12 +87,17 @@ extension Refreshable {
                 let fetched = try await webservice.fetch(resource, lease: lease)
                 pages.append(fetched.value)
                 head = head ?? fetched.response
-                let step = await self?.refreshStep(
-                    pages,
-                    content: content,
-                    anchor: anchor,
-                    canFollow: pages.count < limit
-                )
+                // The screen is held only on the main actor: held across the hop, a
+                // superseded refresh would keep a released screen alive until it ran.
+                let fetchedPages = pages
+                let step = await MainActor.run { [weak self] in
+                    self?.refreshStep(
+                        fetchedPages,
+                        content: content,
+                        anchor: anchor,
+                        canFollow: fetchedPages.count < limit
+                    )
+                }
                 switch step {
                 case .done(let outcome): return (outcome, head)
                 case .follow(let next): resource = next

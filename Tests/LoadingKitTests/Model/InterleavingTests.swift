@@ -126,11 +126,16 @@ struct ModelRun {
         guard let feed else { return }
         let flight = { feed.loading.currentFlight?.generation }
         let deferred = { kind.isDeferred(on: feed) }
+        let arrivals = transport.arrivals
         switch await tracker.start(operation, flight: flight, deferred: deferred, on: transport) {
         case .sent(let task, let id):
             superseded.formUnion(current)
             current = [id]
             waiting[id, default: []].append(task)
+        case .answeredOnTheWay:
+            superseded.formUnion(current)
+            current = []
+            _ = await followHeldPages(after: arrivals)
         case .joined(let task):
             if let id = current.first {
                 waiting[id, default: []].append(task)
@@ -154,12 +159,9 @@ struct ModelRun {
     /// becomes the current operation, returned — or end.
     private mutating func followHeldPages(after arrivals: Int) async -> Bool {
         guard let feed, !held.isEmpty else { return false }
-        let pagination = feed.pagination
         let started = await tracker.follow(
             &held,
-            stillHeld: (pagination.isNextPageDeferred, pagination.isPreviousPageDeferred),
-            activity: feed.loadingState.activity,
-            flight: feed.loading.currentFlight?.generation,
+            feed: { HeldPageView(of: feed) },
             after: arrivals,
             on: transport
         )

@@ -1,11 +1,13 @@
-import LoadingKit
 import LoadingKitTesting
+
+@testable import LoadingKit
 
 /// Follows the operations a model test starts through a `HeldTransport`, so that after
 /// answering a request the test knows what followed: the operation's next request, or
 /// its end. An operation may also end before its request is answered (superseded or
-/// cancelled, a waiter leaves a shared request at once), so the tracker re-checks on
-/// every event rather than counting them.
+/// cancelled, its waiters return at once), or without sending one (it took the answer
+/// of a request that ended on the way), so the tracker re-checks on every event rather
+/// than counting them.
 @MainActor
 final class OperationTracker {
     /// Counts request arrivals and the ends of operations; give it to the transport.
@@ -20,6 +22,10 @@ final class OperationTracker {
     enum Start {
         /// It started an operation, whose first request is `request`; it is watched.
         case sent(LoadTask, request: Int)
+        /// It started an operation, superseding the one in flight, that ended without
+        /// a request: a superseded request of the same resource ended on the way, after
+        /// the operation was decided, and the operation took its answer.
+        case answeredOnTheWay
         /// It joined the operation in flight.
         case joined(LoadTask)
         /// It asked for a page that waits for the operation in flight to end.
@@ -45,40 +51,81 @@ final class OperationTracker {
             return .skipped
         }
         guard after != before else { return deferred() ? .deferred(task) : .joined(task) }
-        let id = await firstRequest(after: arrivals, on: transport)
-        watch(task, request: id, flight: after)
+        let operation = watch(task, flight: after)
+        guard
+            let id = await firstRequest(
+                of: operation,
+                after: arrivals,
+                flight: flight,
+                on: transport
+            )
+        else {
+            return .answeredOnTheWay
+        }
         return .sent(task, request: id)
     }
 
-    private func firstRequest(after arrivals: Int, on transport: HeldTransport) async -> Int {
-        await transport.waitForArrivals(arrivals + 1)
-        return transport.pending.map(\.id).max()!
+    /// Waits for the first request of `operation` after `arrivals` requests in all —
+    /// returned — or for its end without one. A request that arrives once the feed's
+    /// flight (which `flight` reads) is another is not the operation's: it ended, and a
+    /// page held for it started.
+    private func firstRequest(
+        of operation: Int,
+        after arrivals: Int,
+        flight: () -> UInt64?,
+        on transport: HeldTransport
+    ) async -> Int? {
+        while true {
+            let seen = events.value
+            if transport.arrivals > arrivals, flight() == flightOfOperation[operation] {
+                let id = transport.pending.map(\.id).max()!
+                operationOfRequest[id] = operation
+                return id
+            }
+            if ended.contains(operation) {
+                return nil
+            }
+            await events.wait(for: seen + 1)
+        }
     }
 
     /// Follows the pages held while the current operation was in flight, once it has
-    /// ended: a page the feed no longer holds has started — the one whose page is now
-    /// in flight (as `activity` says) becomes an operation, whose first request, the
-    /// first after `arrivals`, is returned with the tasks waiting for it — or ended.
+    /// ended: a page the feed no longer holds (as `feed` says) has started — the one
+    /// whose page is now in flight becomes an operation, whose first request, the first
+    /// after `arrivals`, is returned with the tasks waiting for it — or ended. A page
+    /// that took an answer on the way ends at once, and the page held after it starts:
+    /// so the pages are followed until none changes.
     func follow(
         _ held: inout HeldPages,
-        stillHeld: (next: Bool, previous: Bool),
-        activity: LoadingActivity,
-        flight: UInt64?,
+        feed: () -> HeldPageView,
         after arrivals: Int,
         on transport: HeldTransport
     ) async -> (request: Int, tasks: [LoadTask])? {
         var started: (request: Int, tasks: [LoadTask])?
-        for isNext in [true, false] {
-            let tasks = isNext ? held.next : held.previous
-            guard let first = tasks.first, !(isNext ? stillHeld.next : stillHeld.previous)
-            else { continue }
-            if isNext { held.next = [] } else { held.previous = [] }
-            let page: LoadingActivity = isNext ? .loadingNextPage : .loadingPreviousPage
-            if activity == page, let flight {
-                let id = await firstRequest(after: arrivals, on: transport)
-                watch(first, request: id, flight: flight)
-                started = (id, tasks)
-            } else {
+        var changed = true
+        while changed {
+            changed = false
+            for isNext in [true, false] {
+                let tasks = isNext ? held.next : held.previous
+                let now = feed()
+                guard let first = tasks.first, !(isNext ? now.isNextHeld : now.isPreviousHeld)
+                else { continue }
+                changed = true
+                if isNext { held.next = [] } else { held.previous = [] }
+                let page: LoadingActivity = isNext ? .loadingNextPage : .loadingPreviousPage
+                if now.activity == page, let flight = now.flight {
+                    let operation = watch(first, flight: flight)
+                    let request = await firstRequest(
+                        of: operation,
+                        after: arrivals,
+                        flight: { feed().flight },
+                        on: transport
+                    )
+                    if let id = request {
+                        started = (id, tasks)
+                        continue
+                    }
+                }
                 for task in tasks {
                     await task.finish()
                 }
@@ -87,18 +134,17 @@ final class OperationTracker {
         return started
     }
 
-    /// Watches the operation `task` finishes, whose first request is `request`, in
-    /// flight `flight`.
-    private func watch(_ task: LoadTask, request: Int, flight: UInt64) {
+    /// Watches the operation `task` finishes, in flight `flight`; returns its number.
+    private func watch(_ task: LoadTask, flight: UInt64) -> Int {
         let operation = nextOperation
         nextOperation += 1
-        operationOfRequest[request] = operation
         flightOfOperation[operation] = flight
         Task { @MainActor in
             await task.finish()
             self.ended.insert(operation)
             self.events.increment()
         }
+        return operation
     }
 
     /// Waits, after `request` was answered while the newest request pending was
@@ -126,6 +172,23 @@ final class OperationTracker {
             }
             await events.wait(for: seen + 1)
         }
+    }
+}
+
+/// What the tracker reads of a feed to follow the pages it held.
+struct HeldPageView {
+    let isNextHeld: Bool
+    let isPreviousHeld: Bool
+    let activity: LoadingActivity
+    /// The number of the feed's flight, if one is in flight.
+    let flight: UInt64?
+
+    @MainActor
+    init<Feed: Paginating>(of feed: Feed) {
+        isNextHeld = feed.pagination.isNextPageDeferred
+        isPreviousHeld = feed.pagination.isPreviousPageDeferred
+        activity = feed.loadingState.activity
+        flight = feed.loading.currentFlight?.generation
     }
 }
 

@@ -113,8 +113,10 @@ private struct WindowRun {
         let feed = self.feed
         let flight = { feed.loading.currentFlight?.generation }
         let deferred = { kind.isDeferred(on: feed) }
+        let arrivals = transport.arrivals
         switch await tracker.start(operation, flight: flight, deferred: deferred, on: transport) {
         case .sent(let task, let id): waiting[id, default: []].append(task)
+        case .answeredOnTheWay: await followHeldPages(after: arrivals)
         case .deferred(let task): held.add(task, for: kind)
         case .joined, .skipped: break
         }
@@ -139,12 +141,15 @@ private struct WindowRun {
             await task.finish()
         }
         // A page asked for meanwhile starts in the turn this response is applied.
-        let pagination = feed.pagination
+        await followHeldPages(after: arrivals)
+    }
+
+    /// After an operation ended: the pages held meanwhile start, and are watched, or end.
+    private mutating func followHeldPages(after arrivals: Int) async {
+        let feed = self.feed
         if let started = await tracker.follow(
             &held,
-            stillHeld: (pagination.isNextPageDeferred, pagination.isPreviousPageDeferred),
-            activity: feed.loadingState.activity,
-            flight: flight(),
+            feed: { HeldPageView(of: feed) },
             after: arrivals,
             on: transport
         ) {
