@@ -155,7 +155,10 @@ struct ComposedLoaderTests {
     @Test("5. a next page supersedes a background reload in flight; its late answer is dropped")
     func nextPageSupersedesBackgroundReload() async throws {
         script(page: 1, [9, 8, 7])
-        let feed = PagedFeed(transport: mock)
+        let recorder = EventRecorder()
+        let feed = PagedFeed(
+            webservice: Webservice(transport: mock, configuration: .init(monitor: recorder))
+        )
         await feed.loadFirstPage()
         let gate = MockTransport.Gate(honorsCancellation: false)
         mock.respond(to: "/posts?page=1&per_page=3", with: .json(Post.list([99])), after: gate)
@@ -164,8 +167,9 @@ struct ComposedLoaderTests {
         #expect(feed.loadingState.activity == .reloading)
         script(page: 2, [6, 5, 4])
         await feed.loadNextPage()
-        gate.open()
         await reload.finish()
+        gate.open()
+        await recorder.waitForEvents(1) { $0.kind == .discarded }
         #expect(feed.ids == [9, 8, 7, 6, 5, 4])
         #expect(feed.pagination.pagesLoaded == 2)
     }

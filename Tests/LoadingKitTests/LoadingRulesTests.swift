@@ -20,14 +20,18 @@ struct LoadingRulesTests {
         let newer = MockTransport.Gate(honorsCancellation: false)
         mock.respond(to: "/episodes/1", with: .json(pilot), after: older)
         mock.respond(to: "/episodes/1", with: .json(remake), after: newer)
-        let screen = RecordingScreen(transport: mock)
+        let recorder = EventRecorder()
+        let screen = RecordingScreen(transport: mock, monitor: recorder)
         let first = screen.startLoading(resource: Episode.resource(id: 1), policy: .force)
         await older.waitForArrivals()
         let second = screen.startLoading(resource: Episode.resource(id: 1), policy: .force)
         await newer.waitForArrivals()
+        // The superseded load ended as the newer one began; its answer, whenever it
+        // arrives, is discarded.
+        await first.finish()
         if olderArrivesFirst {
             older.open()
-            await first.finish()
+            await recorder.waitForEvents(1) { $0.kind == .discarded }
             #expect(screen.loadingState.activity == .loading)
             newer.open()
             await second.finish()
@@ -35,7 +39,7 @@ struct LoadingRulesTests {
             newer.open()
             await second.finish()
             older.open()
-            await first.finish()
+            await recorder.waitForEvents(1) { $0.kind == .discarded }
         }
         #expect(screen.log.configured == ["Remake"])
         #expect(screen.loadingState.content == remake)

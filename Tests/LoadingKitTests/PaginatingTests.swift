@@ -10,8 +10,10 @@ struct PaginatingTests {
     let mock = MockTransport()
     let postsURL = URL(string: "https://api.example.com/posts")!
 
-    func makeScreen() -> PagedScreen<Post, Int> {
-        PagedScreen(transport: mock) { [postsURL] page in
+    func makeScreen(monitor: (any LoadingMonitor)? = nil) -> PagedScreen<Post, Int> {
+        PagedScreen(
+            webservice: Webservice(transport: mock, configuration: .init(monitor: monitor))
+        ) { [postsURL] page in
             .pageNumber(url: postsURL, page: page, size: 3)
         }
     }
@@ -126,14 +128,16 @@ struct PaginatingTests {
         mock.respond(page: 1, posts: [0, 1, 2])
         mock.respond(page: 2, posts: [3, 4, 5])
         mock.respond(page: 3, posts: [6, 7, 8])
-        let screen = makeScreen()
+        let recorder = EventRecorder()
+        let screen = makeScreen(monitor: recorder)
         await screen.loadFirstPage()
         await screen.loadNextPage()
         let stale = try #require(screen.loadNextPageIfNeeded(currentIndex: 5))
         await gate.waitForArrivals()
         await screen.loadFirstPage(policy: .force)
-        gate.open()
         await stale.finish()
+        gate.open()
+        await recorder.waitForEvents(1) { $0.kind == .discarded }
         #expect(ids(screen) == Array(0...8))
         #expect(screen.pagination.pagesLoaded == 3)
         #expect(screen.pagination.nextCursor == 4)
@@ -173,14 +177,18 @@ struct PaginatingTests {
         let stale = MockTransport.Gate(honorsCancellation: false)
         mock.respond(page: 2, posts: [6, 5, 4], after: stale)
         mock.respond(to: "/posts?since=9", with: .json(Post.list([10, 9])))
-        let feed = PagedFeed(transport: mock)
+        let recorder = EventRecorder()
+        let feed = PagedFeed(
+            webservice: Webservice(transport: mock, configuration: .init(monitor: recorder))
+        )
         await feed.loadFirstPage()
         let page = feed.startLoadingNextPage()
         await stale.waitForArrivals()
         #expect(feed.loadingState.activity == .loadingNextPage)
         await feed.refresh()
-        stale.open()
         await page.finish()
+        stale.open()
+        await recorder.waitForEvents(1) { $0.kind == .discarded }
         #expect(feed.loadingState.content?.map(\.id) == [10, 9, 8, 7])
         #expect(feed.pagination.pagesLoaded == 1)
         #expect(feed.changes == [.replaced, .inserted(IndexSet(0..<1))])

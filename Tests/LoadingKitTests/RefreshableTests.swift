@@ -8,10 +8,10 @@ import Testing
 struct RefreshableTests {
     let mock = MockTransport()
 
-    /// A feed showing posts 10 down to 1.
-    func loadedFeed() async -> FeedScreen {
+    /// A feed showing posts 10 down to 1, telling `monitor` what it decides.
+    func loadedFeed(monitor: (any LoadingMonitor)? = nil) async -> FeedScreen {
         mock.respond(to: "/posts", with: .json(Post.list((1...10).reversed())))
-        let feed = FeedScreen(transport: mock)
+        let feed = FeedScreen(transport: mock, monitor: monitor)
         await feed.refresh()
         return feed
     }
@@ -130,15 +130,17 @@ struct RefreshableTests {
 
     @Test("a refresh supersedes a background reload in flight")
     func refreshDuringReload() async throws {
-        let feed = await loadedFeed()
+        let recorder = EventRecorder()
+        let feed = await loadedFeed(monitor: recorder)
         let reloadGate = MockTransport.Gate(honorsCancellation: false)
         mock.respond(to: "/posts", with: .json(Post.list([99])), after: reloadGate)
         let reload = feed.startLoading(resource: Post.feed(), policy: .background)
         await reloadGate.waitForArrivals()
         mock.respond(to: "/posts?since=10", with: .json(Post.list([11, 10])))
         await feed.refresh()
-        reloadGate.open()
         await reload.finish()
+        reloadGate.open()
+        await recorder.waitForEvents(1) { $0.kind == .discarded }
         #expect(feed.ids == [11] + (1...10).reversed())
         #expect(feed.loadingState.activity == .idle)
     }

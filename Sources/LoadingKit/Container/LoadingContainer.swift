@@ -86,7 +86,7 @@ public final class LoadingContainer<Value: Sendable, Content>: Loading {
     }
 
     /// Runs the load function as `policy` says and returns when it has ended: applied,
-    /// failed, superseded or cancelled — a cancelled load returns at once.
+    /// failed, superseded or cancelled — a superseded or cancelled load returns at once.
     ///
     /// - Parameter policy: When to load; ``LoadPolicy/ifNeeded`` by default.
     public func load(policy: LoadPolicy = .ifNeeded) async {

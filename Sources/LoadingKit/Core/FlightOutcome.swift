@@ -1,6 +1,7 @@
 import LoadingKitNetworking
 
-/// The outcome of a flight's fetch, for whoever waits for it: the caller that started
+/// A flight's fetch, run off the main actor, and its outcome for whoever waits for it:
+/// the caller that started
 /// the load, which stops waiting the moment its task is cancelled, and the loads that
 /// joined it. Every wait ends at once when the flight is abandoned: a newer load, a
 /// cancellation or the screen's release ended the operation.
@@ -10,7 +11,7 @@ import LoadingKitNetworking
 /// caller waiting for somebody else's request.
 final class FlightOutcome<Output: Sendable>: Sendable {
     /// Resumed exactly once: a waiter leaves the state under the lock, taken by
-    /// ``deliver(_:)``, ``abandon()`` or its cancellation.
+    /// the fetch's end, ``abandon()`` or its cancellation.
     typealias Waiter = UnsafeContinuation<Result<Output, any Error>?, Never>
 
     private struct State {
@@ -25,16 +26,49 @@ final class FlightOutcome<Output: Sendable>: Sendable {
 
     private let state = Locked(State())
 
-    /// Hands the fetch's outcome to every waiter, and to every later one.
-    func deliver(_ outcome: Result<Output, any Error>) {
-        let waiters = state.withLock { state in
+    /// Starts `fetch` in a task of its own, cancelled through `lease`; its outcome goes
+    /// to the waiters. The one hop back to the main actor is the resumption of a waiter.
+    ///
+    /// - Parameters:
+    ///   - lease: The fetch's lease; cancelling it cancels the task.
+    ///   - progress: Receives the transfer's progress.
+    ///   - discarded: Runs when the fetch ends after the flight was abandoned: nothing
+    ///     it brought is applied.
+    ///   - fetch: The network work.
+    init(
+        lease: FetchLease,
+        progress: @escaping @Sendable (TransferProgress) -> Void,
+        discarded: (@Sendable () -> Void)?,
+        fetch: @escaping @Sendable (FetchLease) async throws -> Output
+    ) {
+        let task = Task.detached { [self] in
+            let outcome: Result<Output, any Error>
+            do {
+                outcome = .success(
+                    try await TransferProgress.observing(progress) { try await fetch(lease) }
+                )
+            } catch {
+                outcome = .failure(error)
+            }
+            if !deliver(outcome) {
+                discarded?()
+            }
+        }
+        lease.bind { task.cancel() }
+    }
+
+    /// Hands the fetch's outcome to every waiter, and to every later one; returns
+    /// whether it may still be applied: not once the flight was abandoned.
+    private func deliver(_ outcome: Result<Output, any Error>) -> Bool {
+        let (waiters, isAbandoned) = state.withLock { state in
             state.outcome = outcome
             defer { state.waiters = [:] }
-            return Array(state.waiters.values)
+            return (Array(state.waiters.values), state.isAbandoned)
         }
         for waiter in waiters {
             waiter.resume(returning: outcome)
         }
+        return !isAbandoned
     }
 
     /// Ends every wait, and every later one, with `nil`: the operation ended another

@@ -139,31 +139,32 @@ extension LoadingCore {
             guard let loader, loader.loading.isCurrent(generation) else { return }
             loader.loading.update(for: loader) { $0.progress(fraction) }
         }
-        // Off the main actor; the one hop back is the resumption of whoever waits.
-        let lease = FetchLease(decidedAfter: loader.webservice.answerMark)
-        let outcome = FlightOutcome<Output>()
-        let fetchTask = Task.detached {
-            do {
-                let value = try await TransferProgress.observing(relay.report) {
-                    try await fetch(lease)
-                }
-                outcome.deliver(.success(value))
-            } catch {
-                outcome.deliver(.failure(error))
-            }
-        }
-        lease.bind { fetchTask.cancel() }
+        let webservice = loader.webservice
+        let lease = FetchLease(decidedAfter: webservice.answerMark)
+        let reported = identity ?? stateIdentity
+        let discarded: (@Sendable () -> Void)? =
+            webservice.isMonitored
+            ? { @Sendable in webservice.report(.discarded, about: reported, loader: Loader.self) }
+            : nil
+        let outcome = FlightOutcome(
+            lease: lease,
+            progress: relay.report,
+            discarded: discarded,
+            fetch: fetch
+        )
         weak let awaited = self
         let flight = LoadFlight(generation: generation, identity: identity) {
             lease.cancel()
             outcome.abandon()
         } finish: { [weak loader] propagatingCancellation in
             // Marking the operation before cancelling the fetch makes a value that
-            // arrives anyway unappliable, whatever the timing. The starter stops
-            // waiting at once: a fetch that leads a request others share goes on.
+            // arrives anyway unappliable, whatever the timing. The starter and the
+            // loads that joined it stop waiting at once: a fetch that leads a request
+            // others share goes on.
             let stopWaiting: @Sendable () -> Void = {
                 awaited?.cancelAwaited(generation)
                 lease.cancel()
+                outcome.abandon()
             }
             let fetched = await outcome.wait(onCancel: propagatingCancellation ? stopWaiting : nil)
             if propagatingCancellation, Task.isCancelled {

@@ -5,8 +5,8 @@ import LoadingKitNetworking
 extension Loading {
     /// Loads `resource` as `policy` says and applies the value: ``validate(_:)``, then
     /// ``configure(value:)``, then the state. Returns when the load has ended: applied,
-    /// failed, superseded or cancelled — a cancelled load returns at once, even when
-    /// another screen still shares its request.
+    /// failed, superseded or cancelled — a superseded or cancelled load returns at
+    /// once, even when another screen still shares its request.
     ///
     /// ```swift
     /// await screen.load(resource: Episode.resource(id: 1))                  // if needed

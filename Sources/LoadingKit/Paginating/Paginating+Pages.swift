@@ -4,8 +4,8 @@ import LoadingKitNetworking
 
 extension Paginating {
     /// Loads the list as `policy` says. Returns when the load has ended: applied,
-    /// failed, superseded or cancelled — a cancelled load returns at once, even when
-    /// another screen still shares its request.
+    /// failed, superseded or cancelled — a superseded or cancelled load returns at
+    /// once, even when another screen still shares its request.
     ///
     /// With no page loaded (or another list shown) it loads the first page, which
     /// replaces the content. With pages loaded, ``LoadPolicy/ifNeeded`` keeps them

@@ -47,6 +47,8 @@ extension LoadingEvent: CustomStringConvertible {
             "skipped \(target): the content is current"
         case .superseded:
             "superseded \(target): a newer load replaces it"
+        case .discarded:
+            "discarded what \(target) brought: its load had ended"
         case .deferred:
             "deferred a page of \(target): it loads once the list's load ends"
         case .pageRefused:

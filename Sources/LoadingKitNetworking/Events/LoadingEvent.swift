@@ -49,6 +49,10 @@ public struct LoadingEvent: Sendable {
         /// A loader's load in flight was superseded by a newer one; its response will
         /// not be shown.
         case superseded
+        /// The fetch of a loader's load that had ended — superseded, cancelled, or its
+        /// loader released — finished; what it brought, an answer or a failure, was
+        /// discarded.
+        case discarded
         /// A list's page, asked for while the list loads, waits for that load to end
         /// and then loads from the pages it applied.
         case deferred

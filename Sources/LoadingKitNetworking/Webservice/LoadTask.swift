@@ -65,8 +65,8 @@ public struct LoadTask: Sendable, Hashable {
 
     /// Waits until the load has ended — its outcome delivered, or the load superseded
     /// or cancelled — on the caller's actor; a load that has ended returns at once. A
-    /// cancelled load ends at once, even when the request it started goes on for others
-    /// that share it: their answer and its events may come later.
+    /// superseded or cancelled load ends at once, even when the request it started goes
+    /// on for others that share it: that answer, and its events, may come later.
     nonisolated(nonsending) public func finish() async {
         if case .running(let task) = work {
             await task.value

@@ -40,8 +40,12 @@ final class FeedScreen: Refreshable {
     private(set) var configureCount = 0
     private(set) var failures: [LoadingError] = []
 
-    init(transport: any Transport, baseURL: URL = Post.baseURL) {
-        webservice = Webservice(transport: transport)
+    init(
+        transport: any Transport,
+        baseURL: URL = Post.baseURL,
+        monitor: (any LoadingMonitor)? = nil
+    ) {
+        webservice = Webservice(transport: transport, configuration: .init(monitor: monitor))
         self.baseURL = baseURL
     }
 

@@ -33,8 +33,12 @@ final class RecordingScreen: Loading {
     var resource: Resource<Episode>?
     var cancelsLoadingOnDisappear = false
 
-    init(transport: any Transport, log: ScreenLog = ScreenLog()) {
-        self.webservice = Webservice(transport: transport)
+    init(
+        transport: any Transport,
+        log: ScreenLog = ScreenLog(),
+        monitor: (any LoadingMonitor)? = nil
+    ) {
+        self.webservice = Webservice(transport: transport, configuration: .init(monitor: monitor))
         self.log = log
     }
 

@@ -29,6 +29,10 @@ struct ModelRun {
     private let random: RandomSource
     /// What follows the answer to a request: its operation's next request, or its end.
     private let tracker = OperationTracker()
+    /// Tells when the fetch of a load that had ended finished (`discarded`).
+    private let recorder = EventRecorder()
+    /// How many answers to superseded requests were given.
+    private var discards = 0
     private let transport: HeldTransport
     private var server = ModelServer()
     private let log = ModelLog()
@@ -47,7 +51,10 @@ struct ModelRun {
         self.seed = seed
         random = .seeded(seed &* 0x9E37_79B9 &+ 1)
         transport = HeldTransport(signalling: tracker.events)
-        feed = ModelFeed(webservice: Webservice(transport: transport), log: log)
+        feed = ModelFeed(
+            webservice: Webservice(transport: transport, configuration: .init(monitor: recorder)),
+            log: log
+        )
     }
 
     private func pick(_ count: Int) -> Int {
@@ -201,7 +208,10 @@ struct ModelRun {
         // A page asked for meanwhile starts in the turn this response is applied.
         let pageStarted = wasCurrent ? await followHeldPages(after: arrivals) : false
         if superseded.contains(id) {
-            if after != before || log.configured != configured {
+            // Its load ended when it was superseded; its fetch ends with this answer.
+            discards += 1
+            await recorder.waitForEvents(discards) { $0.kind == .discarded }
+            if feed.loadingState != before || log.configured != configured {
                 violations.append("a superseded response reached the state")
             }
             return
@@ -218,8 +228,10 @@ struct ModelRun {
                 violations.append("a failure left no error")
             }
         }
-        if after.isLoading, !pageStarted {
-            violations.append("still \(after.activity) after its response")
+        // Read again: a page that started and took an answer on the way has ended.
+        let now = feed.loadingState
+        if now.isLoading, !pageStarted {
+            violations.append("still \(now.activity) after its response")
         }
     }
 

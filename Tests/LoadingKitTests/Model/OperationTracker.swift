@@ -22,8 +22,8 @@ final class OperationTracker {
     enum Start {
         /// It started an operation, whose first request is `request`; it is watched.
         case sent(LoadTask, request: Int)
-        /// It started an operation, superseding the one in flight, that ended without
-        /// a request: a superseded request of the same resource ended on the way, after
+        /// It started an operation, superseding any in flight, that ended without a
+        /// request: a superseded request of the same resource ended on the way, after
         /// the operation was decided, and the operation took its answer.
         case answeredOnTheWay
         /// It joined the operation in flight.
