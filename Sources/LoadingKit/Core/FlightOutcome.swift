@@ -1,10 +1,11 @@
 import LoadingKitNetworking
 
 /// A flight's fetch, run off the main actor, and its outcome for whoever waits for it:
-/// the caller that started
-/// the load, which stops waiting the moment its task is cancelled, and the loads that
-/// joined it. Every wait ends at once when the flight is abandoned: a newer load, a
-/// cancellation or the screen's release ended the operation.
+/// the caller that started the load, which stops waiting the moment its task is
+/// cancelled, and the loads that joined it. Every wait ends at once when the flight is
+/// abandoned: a newer load, a cancellation or the screen's release ended the operation.
+/// A flight is abandoned before its fetch is cancelled, so the fetch of a load that
+/// ended finds its flight abandoned however soon it ends.
 ///
 /// The fetch may go on after its operation ended — it leads a request other screens
 /// share — so no one waits for the fetch's task itself: that would keep a cancelled

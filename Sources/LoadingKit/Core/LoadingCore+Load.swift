@@ -154,8 +154,8 @@ extension LoadingCore {
         )
         weak let awaited = self
         let flight = LoadFlight(generation: generation, identity: identity) {
-            lease.cancel()
             outcome.abandon()
+            lease.cancel()
         } finish: { [weak loader] propagatingCancellation in
             // Marking the operation before cancelling the fetch makes a value that
             // arrives anyway unappliable, whatever the timing. The starter and the
@@ -163,8 +163,8 @@ extension LoadingCore {
             // others share goes on.
             let stopWaiting: @Sendable () -> Void = {
                 awaited?.cancelAwaited(generation)
-                lease.cancel()
                 outcome.abandon()
+                lease.cancel()
             }
             let fetched = await outcome.wait(onCancel: propagatingCancellation ? stopWaiting : nil)
             if propagatingCancellation, Task.isCancelled {

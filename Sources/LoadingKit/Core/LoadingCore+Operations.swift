@@ -217,7 +217,7 @@ struct LoadFlight: Sendable {
     /// Waits for the fetch's outcome and applies it if the operation is still current;
     /// returns at once when the operation ends another way (``cancel``). With
     /// `propagatingCancellation`, cancelling the waiting task cancels the fetch and
-    /// ends the wait at once. A fetch that leads a request other screens share goes on
+    /// ends every wait at once, those of the loads that joined it included. A fetch that leads a request other screens share goes on
     /// for them either way.
     let finish: @MainActor @Sendable (_ propagatingCancellation: Bool) async -> Void
 }

@@ -50,8 +50,10 @@ public struct LoadingEvent: Sendable {
         /// not be shown.
         case superseded
         /// The fetch of a loader's load that had ended — superseded, cancelled, or its
-        /// loader released — finished; what it brought, an answer or a failure, was
-        /// discarded.
+        /// loader released — finished, and this load discarded its outcome: an answer
+        /// (which other loaders sharing the request may still show), a failure, or the
+        /// fetch's own cancellation. Recorded on the fetch's task as it ends; an answer
+        /// that arrives in the very instant its load ends is dropped without it.
         case discarded
         /// A list's page, asked for while the list loads, waits for that load to end
         /// and then loads from the pages it applied.

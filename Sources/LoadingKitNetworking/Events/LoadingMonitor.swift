@@ -12,7 +12,8 @@
 /// ```
 ///
 /// `record(_:)` is called synchronously where the kit decides — on the main actor for
-/// a loader's events, on the request's task for the webservice's — so it must be quick
+/// a loader's events but `discarded`, which comes from the fetch's task as it ends, on
+/// the request's task for the webservice's — so it must be quick
 /// and must not block: hand slow work elsewhere, as ``LoadingEventStream`` does. With
 /// no monitor, the kit builds no event at all.
 public protocol LoadingMonitor: Sendable {

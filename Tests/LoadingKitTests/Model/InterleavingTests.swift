@@ -76,6 +76,12 @@ struct ModelRun {
             await answer(next.id, outcome: ModelServer.Outcome.allCases[pick(4)])
             check()
         }
+        // Every superseded fetch ended on its answer: a discarded event more would have
+        // let a wait for one return early.
+        let discarded = recorder.events.count { $0.kind == .discarded }
+        if feed != nil, discarded != discards {
+            violations.append("\(discarded) fetches discarded for \(discards) superseded answers")
+        }
         return violations.map { "\($0) after \(steps.suffix(4))" }
     }
 
