@@ -23,7 +23,7 @@
 /// - **The loader's side.** A loader runs each fetch in a detached task bound to a
 ///   lease and cancels it only through the lease. It numbers its operations, marks
 ///   an operation cancelled before cancelling its lease, and applies an outcome only
-///   when it ends the operation it belongs to (`LoadingRuntime.end`): so a value that
+///   when it ends the operation it belongs to (`LoadingCore.end(_:)`): so a value that
 ///   arrives for a lease cancelled an instant too late is never applied.
 ///
 /// ## Why no flight is ever left without a runner, and no caller without an outcome
@@ -38,7 +38,8 @@
 /// - A runner runs the operation to its end, then finishes the flight for every caller
 ///   still in it: a caller already waiting is resumed, one that has not started
 ///   waiting finds its outcome delivered. A caller that leaves is resumed with `nil`,
-///   or marked departed if it has not started waiting. So each caller is resumed
+///   or marked departed if it has not started waiting — unless it leads, as a leader
+///   never waits. So each caller is resumed
 ///   exactly once, by whichever of finish and leave takes it out of the flight first.
 /// - Lock order: this lock, then a lease's; a lease calls its interceptor after
 ///   releasing its own lock.
@@ -61,15 +62,18 @@ final class Coalescer: Sendable {
         let caller: Int
     }
 
-    private struct Flight {
+    struct Flight {
         let id: Int
+        /// The caller that runs the operation in its own task, if one does: it never
+        /// waits, so it is never marked departed.
+        var leader: Int?
         /// Cancels the runner: its own task, or the task of the caller leading it.
         var cancel: (@Sendable () -> Void)?
         var callers: Set<Int> = []
         var waiting: [Int: CheckedContinuation<(any Sendable)?, Never>] = [:]
     }
 
-    private struct State {
+    struct State {
         var flights: [Key: Flight] = [:]
         var lastID = 0
         /// Outcomes for callers that had not started waiting when their flight ended.
@@ -96,7 +100,8 @@ final class Coalescer: Sendable {
         case joins(Ticket)
     }
 
-    private let state = Locked(State())
+    /// Internal, not private: tests read what it keeps per request.
+    let state = Locked(State())
     /// Runs between a leader's registration and its operation; tests use it to inject
     /// cancellations and joins there.
     private let leaderRegistered: (@Sendable () async -> Void)?
@@ -198,6 +203,7 @@ final class Coalescer: Sendable {
             }
             guard stillWanted else { return .cancelled }
             flight.cancel = { lease.cancelTask() }
+            flight.leader = caller
             state.flights[key] = flight
             return .leads(ticket)
         }
@@ -258,7 +264,7 @@ final class Coalescer: Sendable {
                 )
             }
             let continuation = flight.waiting.removeValue(forKey: ticket.caller)
-            if continuation == nil {
+            if continuation == nil, ticket.caller != flight.leader {
                 state.departed.insert(ticket.caller)
             }
             if flight.callers.isEmpty {
@@ -285,7 +291,7 @@ final class Coalescer: Sendable {
 /// the task is cancelled through the lease only, so that a task leading a request
 /// other callers share goes on for them.
 package final class FetchLease: Sendable {
-    private struct State {
+    struct State {
         var isCancelled = false
         var cancelTask: (@Sendable () -> Void)?
         /// While the leaseholder leads a shared request: makes it leave, and says
