@@ -21,11 +21,3 @@ extension ContinuousClock: DatedClock {
     /// `Date()`.
     public var currentDate: Date { Date() }
 }
-
-/// The clock the kit read before it took any `Clock<Duration>`.
-@available(
-    *,
-    deprecated,
-    message: "Use Clock<Duration>; a clock that knows the date conforms to DatedClock."
-)
-public typealias LoadingClock = Clock<Duration>

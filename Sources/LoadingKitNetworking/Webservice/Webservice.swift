@@ -138,46 +138,6 @@ public final class Webservice: Sendable {
             self.outbox = outbox
             self.authenticator = authenticator
         }
-
-        /// Creates a configuration keeping `revalidationCapacity` entries.
-        ///
-        /// - Parameters:
-        ///   - coalescedMethods: The methods whose identical concurrent requests share
-        ///     one request; `GET` and `HEAD` by default.
-        ///   - retry: When failed requests are tried again; ``RetryPolicy/none`` by
-        ///     default.
-        ///   - revalidates: Whether stored values are revalidated with their validators;
-        ///     `true` by default.
-        ///   - revalidationCapacity: How many entries are kept in memory.
-        ///   - clock: The clock of retries and stored values; `ContinuousClock()` by
-        ///     default.
-        @available(
-            *,
-            deprecated,
-            message: "Use init(storage:) with StorageLimits(maximumEntries:)."
-        )
-        public init(
-            coalescedMethods: Set<HTTPMethod> = [.get, .head],
-            retry: RetryPolicy = .none,
-            revalidates: Bool = true,
-            revalidationCapacity: Int,
-            clock: any Clock<Duration> = ContinuousClock()
-        ) {
-            self.init(
-                coalescedMethods: coalescedMethods,
-                retry: retry,
-                revalidates: revalidates,
-                storage: StorageLimits(maximumEntries: revalidationCapacity),
-                clock: clock
-            )
-        }
-
-        /// How many entries are kept: ``StorageLimits/maximumEntries`` of ``storage``.
-        @available(*, deprecated, renamed: "storage.maximumEntries")
-        public var revalidationCapacity: Int {
-            get { storage.maximumEntries }
-            set { storage.maximumEntries = newValue }
-        }
     }
 
     /// The transport requests go through.

@@ -144,10 +144,3 @@ extension MockResponse {
         }
     }
 }
-
-extension LoopbackServer {
-    /// What a loopback route answers: the same ``MockResponse`` the mock transport
-    /// takes.
-    @available(*, deprecated, renamed: "MockResponse")
-    public typealias Response = MockResponse
-}

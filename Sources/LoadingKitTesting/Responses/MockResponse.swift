@@ -138,22 +138,4 @@ public struct MockResponse: Sendable {
         copy.headers.append(name, value)
         return copy
     }
-
-    /// The status code.
-    @available(*, deprecated, renamed: "statusCode")
-    public var status: Int {
-        get { statusCode }
-        set { statusCode = newValue }
-    }
-
-    /// Creates a response.
-    ///
-    /// - Parameters:
-    ///   - status: The status code.
-    ///   - headers: The header fields.
-    ///   - body: The body.
-    @available(*, deprecated, renamed: "init(statusCode:headers:body:)")
-    public init(status: Int, headers: HeaderFields = [:], body: Data = Data()) {
-        self.init(statusCode: status, headers: headers, body: body)
-    }
 }
