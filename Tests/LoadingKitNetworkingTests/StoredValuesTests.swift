@@ -93,14 +93,14 @@ struct StoredValuesTests {
     func optimisticLayers() throws {
         let store = StoredValues(limits: StorageLimits())
         put("v1", at: "/a", in: store)
-        let edited = store.update(identity("/a")) { entry in
-            entry.add(StoredEntry.Edit(id: 7) { ($0 as! String) + "+edit" })
-            return true
-        }
+        let edited = store.apply(
+            .changeLaid(StoredEntry.Edit(id: 7) { ($0 as! String) + "+edit" }),
+            to: identity("/a")
+        )
         #expect(edited?.value as? String == "v1+edit")
         let revalidated = put("v2", at: "/a", in: store)
         #expect(revalidated?.value as? String == "v2+edit")
-        let rolledBack = store.update(identity("/a")) { $0.removeEdit(7, keepingIt: false) }
+        let rolledBack = store.apply(.changeEnded(id: 7, kept: false), to: identity("/a"))
         #expect(rolledBack?.value as? String == "v2")
         #expect(rolledBack?.version ?? 0 > revalidated?.version ?? .max)
     }

@@ -304,10 +304,17 @@ struct LocalEditTests {
         let old = store.entry(for: identity)!
         _ = store.store(Post.list([4, 3, 2, 1]), for: identity, sequence: store.nextSequence()) {
             version in
-            var entry = old
-            entry.replaceBase(with: Post.list([4, 3, 2, 1]))
-            entry.version = version
-            return entry
+            StoredEntry(
+                value: Post.list([4, 3, 2, 1]),
+                validators: old.validators,
+                cacheFields: old.cacheFields,
+                directives: old.directives,
+                loadedAt: old.loadedAt,
+                response: old.response,
+                version: version,
+                sequence: old.sequence,
+                cost: old.cost
+            )
         }
 
         first.edit(.removing(id: 2))

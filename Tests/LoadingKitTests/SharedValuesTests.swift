@@ -260,10 +260,11 @@ struct SharedValuesTests {
         let store = webservice.store
         let answered = try #require(store.entry(for: identity))
         // A mutation's change, stored after the answer but before the screen applies it.
-        store.update(identity, notifies: false) { entry in
-            entry.add(StoredEntry.Edit(id: 1) { _ in Post.list([2]) })
-            return true
-        }
+        store.apply(
+            .changeLaid(StoredEntry.Edit(id: 1) { _ in Post.list([2]) }),
+            to: identity,
+            notifies: false
+        )
         try screen.loading.applyShared(
             Fetched(entry: answered, value: Post.list([1]), isNotModified: true),
             of: identity,
@@ -278,14 +279,15 @@ struct SharedValuesTests {
         let (webservice, screen, identity) = await screenShowingPosts()
         let store = webservice.store
         // A mutation's change is shown, then taken back before the screen hears of it.
-        store.update(identity, notifies: false) { entry in
-            entry.add(StoredEntry.Edit(id: 1) { _ in Post.list([2]) })
-            return true
-        }
+        store.apply(
+            .changeLaid(StoredEntry.Edit(id: 1) { _ in Post.list([2]) }),
+            to: identity,
+            notifies: false
+        )
         SharedValues.of(webservice).propagate(identity, in: store)
         #expect(screen.ids == [2])
         let confirmed = try #require(
-            store.update(identity, notifies: false) { $0.removeEdit(1, keepingIt: false) }
+            store.apply(.changeEnded(id: 1, kept: false), to: identity, notifies: false)
         )
         try screen.loading.applyShared(
             Fetched(entry: confirmed, value: Post.list([1]), isNotModified: true),

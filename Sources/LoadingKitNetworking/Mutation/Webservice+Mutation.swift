@@ -28,10 +28,11 @@ extension Webservice {
     package func begin<A>(_ mutation: Mutation<A>, notifying: Bool) -> MutationStart {
         let id = store.nextSequence()
         for change in mutation.changes {
-            store.update(change.identity, notifies: notifying) { entry in
-                entry.add(StoredEntry.Edit(id: id, apply: change.apply))
-                return true
-            }
+            store.apply(
+                .changeLaid(StoredEntry.Edit(id: id, apply: change.apply)),
+                to: change.identity,
+                notifies: notifying
+            )
         }
         let turn = writes.enqueue(
             in: mutation.scope,
@@ -112,14 +113,11 @@ extension Webservice {
             }
         }
         for identity in mutation.changedIdentities where !answered.contains(identity) {
-            store.update(identity, notifies: start.notifies) { entry in
-                let changed = entry.removeEdit(start.id, keepingIt: answer != nil)
-                if answer != nil {
-                    // The base is the client's guess now, which no validator describes.
-                    entry.validators = nil
-                }
-                return changed
-            }
+            store.apply(
+                .changeEnded(id: start.id, kept: answer != nil),
+                to: identity,
+                notifies: start.notifies
+            )
         }
         guard mayBeApplied else { return }
         // The server has the change, or may have it: its own value wins — also over
@@ -146,16 +144,16 @@ extension Webservice {
     ) {
         let sequence = store.nextSequence()
         let now = configuration.clock.continuousNow
-        let updated = store.update(target.identity, notifies: false) { entry in
-            let removed = entry.removeEdit(id, keepingIt: false)
-            guard let value = target.apply(entry.base, answer) else { return removed }
-            entry.replaceBase(with: value)
-            entry.validators = nil
-            entry.isStale = false
-            entry.loadedAt = now
-            entry.sequence = sequence
-            return true
-        }
+        let updated = store.apply(
+            .mutationAnswered(
+                id: id,
+                answer: { base in target.apply(base, answer) },
+                at: now,
+                sequence: sequence
+            ),
+            to: target.identity,
+            notifies: false
+        )
         guard updated == nil, let value = target.apply(nil, answer) else { return }
         let date = configuration.clock.dateNow
         _ = store.store(value, for: target.identity, sequence: sequence, notifies: false) {

@@ -3,6 +3,16 @@ import Foundation
 /// One resource's entry in a webservice's store: the value the server last sent, the
 /// optimistic changes of mutations in flight layered on it, and what the response
 /// said of it.
+///
+/// An entry is made once, from an answer, and changes after that only through
+/// ``reduce(_:numbering:)``, one ``Event`` at a time: every field is set in this file
+/// alone (`.ci/check-sources` keeps it so).
+///
+/// ```swift
+/// var entry = StoredEntry(value: posts, validators: nil, cacheFields: [:], …)
+/// entry.reduce(.changeLaid(like), numbering: 2)  // true: the value shown changed
+/// entry.reduce(.changeEnded(id: like.id, kept: true), numbering: 3)  // false: kept
+/// ```
 package struct StoredEntry: Sendable {
     /// A change a mutation in flight made to the value, until it ends.
     package struct Edit: Sendable {
@@ -25,25 +35,38 @@ package struct StoredEntry: Sendable {
     /// `base` with every change in `edits` applied: the value screens show.
     package private(set) var value: any Sendable
     /// The `ETag` and `Last-Modified` the base came with.
-    package var validators: Validators?
+    package private(set) var validators: Validators?
     /// The caching header fields of the response, which a `304` updates.
-    package var cacheFields: [String: String]
+    package private(set) var cacheFields: [String: String]
     /// What the response said of keeping and reusing the value.
-    package var directives: CacheDirectives
+    package private(set) var directives: CacheDirectives
     /// When the base was received or last confirmed, by the webservice's clock.
-    package var loadedAt: ContinuousClock.Instant
+    package private(set) var loadedAt: ContinuousClock.Instant
     /// What the response said beside the value.
-    package var response: ResponseSummary
+    package private(set) var response: ResponseSummary
     /// Whether the entry was invalidated since it was loaded.
-    package var isStale = false
+    package private(set) var isStale: Bool
     /// Changes each time ``value`` does, so that a screen applies each value once.
-    package var version: UInt64
+    package private(set) var version: UInt64
     /// The number of the request the base answered: an older request's answer never
     /// replaces it.
-    package var sequence: UInt64
+    package private(set) var sequence: UInt64
     /// An estimate of the memory the value takes: the size of its body.
-    package var cost: Int
+    package private(set) var cost: Int
 
+    /// An entry made of an answer.
+    ///
+    /// - Parameters:
+    ///   - value: The value the server sent.
+    ///   - validators: The `ETag` and `Last-Modified` it came with.
+    ///   - cacheFields: The caching header fields of the response.
+    ///   - directives: What the response said of keeping and reusing the value.
+    ///   - loadedAt: When it was received, by the webservice's clock.
+    ///   - response: What the response said beside the value.
+    ///   - isStale: Whether it is stale from the start, as a value read from disk is.
+    ///   - version: The store's number of this value.
+    ///   - sequence: The number of the request it answered.
+    ///   - cost: The size of its body.
     package init(
         value: any Sendable,
         validators: Validators?,
@@ -51,6 +74,7 @@ package struct StoredEntry: Sendable {
         directives: CacheDirectives,
         loadedAt: ContinuousClock.Instant,
         response: ResponseSummary,
+        isStale: Bool = false,
         version: UInt64,
         sequence: UInt64,
         cost: Int
@@ -62,29 +86,100 @@ package struct StoredEntry: Sendable {
         self.directives = directives
         self.loadedAt = loadedAt
         self.response = response
+        self.isStale = isStale
         self.version = version
         self.sequence = sequence
         self.cost = cost
     }
 
-    /// Replaces the base — with a value the server sent, or a local edit — keeping the
-    /// pending changes on top of it.
-    package mutating func replaceBase(with value: any Sendable) {
-        base = value
-        recompute()
+    // MARK: - The reducer
+
+    /// Changes the entry as `event` says; the only place any field changes.
+    ///
+    /// - Parameters:
+    ///   - event: What happened to the resource.
+    ///   - version: The version the entry takes when its value changes.
+    /// - Returns: Whether the value shown may have changed — and so took `version`.
+    @discardableResult
+    package mutating func reduce(_ event: Event, numbering version: UInt64) -> Bool {
+        let changed: Bool
+        switch event {
+        case .answered(let answer):
+            changed = take(answer)
+        case .confirmed(let fields, let directives, let instant):
+            cacheFields = fields
+            self.directives = directives
+            loadedAt = instant
+            isStale = false
+            changed = false
+        case .edited(let value, let sequence):
+            base = value
+            self.sequence = sequence
+            recompute()
+            changed = true
+        case .changeLaid(let edit):
+            edits.append(edit)
+            value = edit.apply(value)
+            changed = true
+        case .changeEnded(let id, let kept):
+            changed = removeEdit(id, keepingIt: kept)
+            if kept {
+                // The base is the client's guess now, which no validator describes.
+                validators = nil
+            }
+        case .mutationAnswered(let id, let answer, let instant, let sequence):
+            let removed = removeEdit(id, keepingIt: false)
+            guard let answered = answer(base) else {
+                changed = removed
+                break
+            }
+            base = answered
+            validators = nil
+            isStale = false
+            loadedAt = instant
+            self.sequence = sequence
+            recompute()
+            changed = true
+        case .validatorsRefused:
+            validators = nil
+            changed = false
+        case .invalidated(let sequence):
+            isStale = true
+            if let sequence {
+                self.sequence = sequence
+            }
+            changed = false
+        }
+        if changed {
+            self.version = version
+        }
+        return changed
     }
 
-    /// Layers `edit` on the value.
-    package mutating func add(_ edit: Edit) {
-        edits.append(edit)
-        value = edit.apply(value)
+    /// Takes what `answer` says, keeping the pending changes on top; returns whether
+    /// the value changed. An answer equal to the base, with no change pending, keeps
+    /// the base's instance and version: fresh, and nothing to tell.
+    private mutating func take(_ answer: StoredEntry) -> Bool {
+        let isSame = edits.isEmpty && Self.isEqual(base, answer.base)
+        let pending = edits
+        let kept = (base, version)
+        self = answer
+        if isSame {
+            (base, version) = kept
+            value = base
+        }
+        for edit in pending {
+            edits.append(edit)
+            value = edit.apply(value)
+        }
+        return !isSame
     }
 
     /// Takes the change `id` off the value — also when other values came in since —
     /// and, when `keep` is `true`, folds it into the base instead: the server took it.
     /// Returns whether the value shown may have changed: not when the change was not
     /// pending, nor when the oldest change is kept.
-    package mutating func removeEdit(_ id: UInt64, keepingIt keep: Bool) -> Bool {
+    private mutating func removeEdit(_ id: UInt64, keepingIt keep: Bool) -> Bool {
         guard let index = edits.firstIndex(where: { $0.id == id }) else { return false }
         let edit = edits.remove(at: index)
         if keep {
@@ -99,5 +194,18 @@ package struct StoredEntry: Sendable {
 
     private mutating func recompute() {
         value = edits.reduce(base) { value, edit in edit.apply(value) }
+    }
+
+    /// Whether `stored` and `answered` are equal values of one `Equatable` type.
+    private static func isEqual(_ stored: any Sendable, _ answered: any Sendable) -> Bool {
+        guard let stored = stored as? any Equatable else { return false }
+        return stored.isEqual(to: answered)
+    }
+}
+
+extension Equatable {
+    /// Whether `other` is a value of this type equal to this one.
+    fileprivate func isEqual(to other: any Sendable) -> Bool {
+        (other as? Self) == self
     }
 }

@@ -135,28 +135,21 @@ package final class StoredValues: Sendable {
             }
             state.lastVersion += 1
             if let slot = state.slots[identity] {
-                let existing = state.nodes[slot]!.entry
-                guard existing.sequence <= sequence else { return (existing, false) }
-                var fresh = describe(state.lastVersion)
-                let isSame = existing.edits.isEmpty && Self.isEqual(existing.base, fresh.base)
-                if isSame {
-                    // The value already stored, told as a new answer: the same version
-                    // and instance, fresh, and nothing told.
-                    fresh.replaceBase(with: existing.base)
-                    fresh.version = existing.version
-                }
-                for edit in existing.edits {
-                    fresh.add(edit)
-                }
-                state.replace(slot, with: fresh)
+                var entry = state.nodes[slot]!.entry
+                guard entry.sequence <= sequence else { return (entry, false) }
+                let changed = entry.reduce(
+                    .answered(describe(state.lastVersion)),
+                    numbering: state.lastVersion
+                )
+                state.replace(slot, with: entry)
                 state.touch(slot)
-                if isSame {
-                    return (fresh, false)
+                if !changed {
+                    return (entry, false)
                 }
             } else {
                 var fresh = describe(state.lastVersion)
                 for held in state.held[identity] ?? [] where held.account == state.account {
-                    fresh.add(held.edit)
+                    fresh.reduce(.changeLaid(held.edit), numbering: state.lastVersion)
                 }
                 state.insert(fresh, for: identity)
             }
@@ -169,33 +162,36 @@ package final class StoredValues: Sendable {
         return entry
     }
 
-    /// Whether `stored` and `answered` are equal values of one `Equatable` type.
-    private static func isEqual(_ stored: any Sendable, _ answered: any Sendable) -> Bool {
-        guard let stored = stored as? any Equatable else { return false }
-        return stored.isEqual(to: answered)
-    }
-
-    /// Changes the entry of `identity` with `change`, giving it a new version and
-    /// telling the loaders when `change` returns `true` (unless `notifies` is `false`:
-    /// the caller tells them itself); returns the entry after, or `nil` when there is
-    /// none.
+    /// Changes the entry of `identity` as `event` says — when `condition` holds for it
+    /// — giving it a new version and telling the loaders when its value changes (unless
+    /// `notifies` is `false`: the caller tells them itself).
+    ///
+    /// - Parameters:
+    ///   - event: What happened to the resource.
+    ///   - identity: The resource.
+    ///   - notifies: Whether the loaders are told of a new value.
+    ///   - condition: Read under the store's lock, with the entry before.
+    /// - Returns: The entry after, or `nil` when there is none or `condition` did not
+    ///   hold.
     @discardableResult
-    package func update(
-        _ identity: ResourceIdentity,
+    package func apply(
+        _ event: StoredEntry.Event,
+        to identity: ResourceIdentity,
         notifies: Bool = true,
-        _ change: (inout StoredEntry) -> Bool
+        if condition: (StoredEntry) -> Bool = { _ in true }
     ) -> StoredEntry? {
         let (entry, changed) = state.withLock { state -> (StoredEntry?, Bool) in
-            guard let slot = state.slots[identity] else { return (nil, false) }
+            guard let slot = state.slots[identity], condition(state.nodes[slot]!.entry) else {
+                return (nil, false)
+            }
             var entry = state.nodes[slot]!.entry
-            let changesValue = change(&entry)
-            if changesValue {
+            let changed = entry.reduce(event, numbering: state.lastVersion + 1)
+            if changed {
                 state.lastVersion += 1
-                entry.version = state.lastVersion
             }
             state.replace(slot, with: entry)
             state.evict(within: limits)
-            return (entry, changesValue)
+            return (entry, changed)
         }
         if changed, notifies {
             tell(.value(identity))
@@ -217,9 +213,8 @@ package final class StoredValues: Sendable {
                 !state.nodes[slot]!.entry.edits.contains(where: { $0.id == edit.id })
             else { return false }
             var entry = state.nodes[slot]!.entry
-            entry.add(edit)
             state.lastVersion += 1
-            entry.version = state.lastVersion
+            entry.reduce(.changeLaid(edit), numbering: state.lastVersion)
             state.replace(slot, with: entry)
             return true
         }
@@ -257,10 +252,10 @@ package final class StoredValues: Sendable {
         let count = state.withLock { state in
             var count = 0
             for (identity, slot) in state.slots where invalidation.covers(identity) {
-                state.nodes[slot]!.entry.isStale = true
-                if let sequence {
-                    state.nodes[slot]!.entry.sequence = sequence
-                }
+                state.nodes[slot]!.entry.reduce(
+                    .invalidated(refusingAnswersBefore: sequence),
+                    numbering: state.lastVersion
+                )
                 count += 1
             }
             return count
@@ -427,12 +422,5 @@ extension StoredValues.State {
         nodes[slot]!.isListed = false
         nodes[slot]!.older = -1
         nodes[slot]!.newer = -1
-    }
-}
-
-extension Equatable {
-    /// Whether `other` is a value of this type equal to this one.
-    fileprivate func isEqual(to other: any Sendable) -> Bool {
-        (other as? Self) == self
     }
 }

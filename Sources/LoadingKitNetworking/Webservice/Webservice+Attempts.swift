@@ -72,13 +72,9 @@ extension Webservice {
     /// Forgets the validators stored for `identity` after a server refused a request
     /// carrying them (`400`, `431`); returns whether there were.
     private func forgetValidators(of identity: ResourceIdentity) -> Bool {
-        var forgot = false
-        _ = store.update(identity, notifies: false) { entry in
-            forgot = entry.validators != nil
-            entry.validators = nil
-            return false
-        }
-        return forgot
+        store.apply(.validatorsRefused, to: identity, notifies: false) {
+            $0.validators != nil
+        } != nil
     }
 
     /// How many times in a row a load asks again when a mutation made its answer
@@ -386,16 +382,12 @@ extension Webservice {
         let now = configuration.clock.continuousNow
         var overtaken = false
         let confirmed =
-            store.update(identity) { entry in
-                if isOvertaken() {
-                    overtaken = true
-                    return false
-                }
-                entry.cacheFields = updated
-                entry.directives = directives
-                entry.loadedAt = now
-                entry.isStale = false
-                return false
+            store.apply(
+                .confirmed(cacheFields: updated, directives: directives, at: now),
+                to: identity
+            ) { _ in
+                overtaken = isOvertaken()
+                return !overtaken
             } ?? entry
         guard !overtaken else { return nil }
         return Fetched(

@@ -78,7 +78,7 @@ extension Webservice {
         )
         let loadedAt = configuration.clock.continuousNow.advanced(by: .zero - age)
         return store.store(value, for: identity, sequence: 0, notifies: notifies) { version in
-            var entry = StoredEntry(
+            StoredEntry(
                 value: value,
                 validators: Validators(
                     entityTag: record.entityTag,
@@ -88,12 +88,11 @@ extension Webservice {
                 directives: CacheDirectives(),
                 loadedAt: loadedAt,
                 response: ResponseSummary(statusCode: 200),
+                isStale: true,
                 version: version,
                 sequence: 0,
                 cost: record.body.count
             )
-            entry.isStale = true
-            return entry
         }
     }
 

@@ -58,16 +58,14 @@ extension Webservice {
         // in meanwhile, and is computed again on the one that did.
         while let read = store.entry(for: identity), var value = read.base as? A {
             guard change(&value) else { return nil }
-            let sequence = store.nextSequence()
-            var applied = false
-            let edited = store.update(identity, notifies: notifies) { entry in
-                guard entry.version == read.version else { return false }
-                entry.replaceBase(with: value)
-                entry.sequence = sequence
-                applied = true
-                return true
-            }
-            guard applied, let edited else { continue }
+            guard
+                let edited = store.apply(
+                    .edited(value: value, sequence: store.nextSequence()),
+                    to: identity,
+                    notifies: notifies,
+                    if: { $0.version == read.version }
+                )
+            else { continue }
             if let resource, let persistence = persistence(of: resource, identity: identity) {
                 persist(value, validators: edited.validators, to: persistence)
             }
