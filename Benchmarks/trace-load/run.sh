@@ -30,4 +30,4 @@ PACKAGE
 swift build --package-path "$scratch" 2>&1 | tail -1
 TRACE_EXECUTABLE="$scratch/.build/debug/OneLoad" TRACE_SOURCES="$PWD/Sources" \
     gdb -batch -x Benchmarks/trace-load/trace.py "$scratch/.build/debug/OneLoad" 2>/dev/null \
-    | grep -E "^(functions|files|switches|  )"
+    | grep -E "^(functions|files|switches|lock|  )"

@@ -66,5 +66,20 @@ print(f"functions entered: {len(entries)}")
 print(f"files: {len(files)} ({sum(f.startswith('LoadingKit/') for f in files)} in LoadingKit)")
 print(f"switches between files: {len(visits) - 1}")
 print(f"files entered again: {sum(visits.count(f) > 1 for f in files)}")
+names = sorted({symbol for _, symbol in entries})
+demangled = dict(
+    zip(
+        names,
+        subprocess.run(
+            ["swift", "demangle", "--simplified", "--compact"],
+            input="\n".join(names),
+            capture_output=True,
+            text=True,
+        ).stdout.splitlines(),
+    )
+)
+acquisitions = sum(1 for _, symbol in entries if demangled.get(symbol, "").startswith("Locked.withLock<"))
+made = sum(1 for _, symbol in entries if demangled.get(symbol, "").startswith("static Locked.Storage.holding("))
+print(f"lock acquisitions: {acquisitions} (locks made: {made})")
 for file in files:
     print(f"  {visits.count(file):3d} × {file}")

@@ -224,7 +224,9 @@ extension LoadingCore {
             loader.loadDidFail(failure)
         }
         startDeferredPages()
-        schedulePoll(for: loader)
+        if loader.revalidationInterval != nil {
+            schedulePoll(for: loader)
+        }
     }
 
     // MARK: - 4. Apply

@@ -21,13 +21,15 @@ extension Webservice {
         while true {
             guard
                 let outcome = await once(
-                    resource,
-                    identity: identity,
-                    attempt: attempt,
-                    notifies: notifies,
-                    mayBeOvertaken: overtaken < Self.maximumOvertakenAnswers
-                        && !Authenticator.isRefreshing,
-                    account: account
+                    Attempt(
+                        resource: resource,
+                        identity: identity,
+                        number: attempt,
+                        notifies: notifies,
+                        mayBeOvertaken: overtaken < Self.maximumOvertakenAnswers
+                            && !Authenticator.isRefreshing,
+                        account: account
+                    )
                 )
             else {
                 overtaken += 1
@@ -62,21 +64,6 @@ extension Webservice {
         }
     }
 
-    /// Whether `answered` — where a response came from, after any redirect — is the
-    /// origin of `sent`: only its server can say the credential expired.
-    private static func isSameOrigin(_ answered: URL?, _ sent: URL?) -> Bool {
-        guard let answered, let sent else { return true }
-        return answered.hasSameOrigin(as: sent)
-    }
-
-    /// Forgets the validators stored for `identity` after a server refused a request
-    /// carrying them (`400`, `431`); returns whether there were.
-    private func forgetValidators(of identity: ResourceIdentity) -> Bool {
-        store.apply(.validatorsRefused, to: identity, notifies: false) {
-            $0.validators != nil
-        } != nil
-    }
-
     /// How many times in a row a load asks again when a mutation made its answer
     /// stale before it arrived.
     private static var maximumOvertakenAnswers: Int { 3 }
@@ -97,82 +84,125 @@ extension Webservice {
         return (policy.delay(beforeRetry: retry), false)
     }
 
-    /// One request: conditional when the stored value has validators, answered from
-    /// the stored value on `304`. Only a value of the same identity is ever stored or
-    /// answered, nothing of a `no-store` response is kept, and an answer never
-    /// replaces the answer to a later request: the value returned is then the stored
-    /// one. It is reported to the monitor, if any, as attempt `attempt`. Returns `nil`
-    /// — the caller asks again — when `mayBeOvertaken` and a mutation made the stored
-    /// value stale after the request was sent: the answer could predate the change.
+    // MARK: - One attempt, step by step
+
+    /// One request, as a row of steps: its **credentials**, its **conditional
+    /// headers**, the **send**, the **retry decision** (a renewed credential, or the
+    /// validators left out), the **parse**, and the **store** (in
+    /// `Webservice+Answer.swift`). A step of a feature the webservice does not use —
+    /// an authenticator, a persistent store — is not called at all.
     ///
-    /// With an authenticator, the request carries the credential of `credential` (the
-    /// current one by default); answered as expired, it is sent once more with the
-    /// renewed one, and an answer that came after the account changed is another
-    /// account's: it fails with ``AuthenticationFailure/accountChanged``, not stored.
-    /// A conditional request refused with `400` or `431` is sent once more
-    /// `withoutValidators`, and what it answers is stored without them.
+    /// Returns `nil` — the caller asks again — when the attempt may be overtaken and
+    /// a mutation made the stored value stale after the request was sent: the answer
+    /// could predate the change.
     private func once<A: Sendable>(
-        _ resource: Resource<A>,
-        identity: ResourceIdentity,
-        attempt: Int,
-        notifies: Bool,
-        mayBeOvertaken: Bool,
-        account: UInt64?,
-        credential: Authenticator.Stamp? = nil,
-        replays: Int = 0,
-        withoutValidators: Bool = false
+        _ attempt: Attempt<A>
     ) async -> Result<Fetched<A>, WebserviceError>? {
-        /// This request sent once more, as `credential` and `replays` say.
-        func again(
-            credential: Authenticator.Stamp?,
-            replays: Int,
-            withoutValidators: Bool
-        ) async -> Result<Fetched<A>, WebserviceError>? {
-            await once(
-                resource,
-                identity: identity,
-                attempt: attempt,
-                notifies: notifies,
-                mayBeOvertaken: mayBeOvertaken,
-                account: account,
-                credential: credential,
-                replays: replays,
-                withoutValidators: withoutValidators
-            )
-        }
+        let resource = attempt.resource
         var request = resource.request
-        let stamp: Authenticator.Stamp?
-        switch await authenticate(&request, as: credential, for: account) {
-        case .failure(let failure):
-            return reportFailure(.authentication(failure), of: resource, since: nil)
-        case .success(let sent):
-            stamp = sent
-        case nil:
-            stamp = nil
+        var stamp: Authenticator.Stamp?
+        if configuration.authenticator != nil {
+            switch await authenticate(&request, as: attempt.credential, for: attempt.account) {
+            case .failure(let failure):
+                return reportFailure(.authentication(failure), of: resource, since: nil)
+            case .success(let sent):
+                stamp = sent
+            case nil:
+                break
+            }
         }
-        // A renewal's own answers, tokens among them, are never stored.
-        let stores =
-            !resource.ignoresCache && (resource.method == .get || resource.method == .head)
-            && !Authenticator.isRefreshing
-        let persistence = stores ? persistence(of: resource, identity: identity) : nil
-        var stored = stores ? store.entry(for: identity) : nil
-        if stored == nil, let persistence {
-            stored = restore(A.self, from: persistence, for: identity)
-        }
-        let conditional =
-            configuration.revalidates && !withoutValidators && stored?.validators != nil
-            ? stored : nil
-        let conditionalValue = conditional?.value as? A
-        if conditionalValue != nil {
-            conditional?.validators?.apply(to: &request)
-        }
-        let sequence = store.nextSequence()
-        let mark = writes.mark
-        let isOvertaken = { @Sendable in
-            mayBeOvertaken && self.writes.isOvertaken(since: mark, changing: identity)
-        }
+        let persistence = persistence(for: attempt)
+        let conditional = conditionalEntry(for: attempt, restoringFrom: persistence)
+        conditional?.entry.validators?.apply(to: &request)
+        let sent = Sent(
+            sequence: store.nextSequence(),
+            persistence: persistence,
+            isOvertaken: overtakingCheck(for: attempt),
+            isAnotherAccounts: stamp.map { stamp in
+                { self.accountChanged(since: stamp.account) }
+            } ?? { false }
+        )
         let started = isMonitored ? configuration.clock.continuousNow : nil
-        report(.started(attempt: attempt), about: resource)
+        report(.started(attempt: attempt.number), about: resource)
+        let data: Data
+        let response: HTTPURLResponse
+        switch await send(request, of: resource, carrying: stamp, since: started) {
+        case .success(let exchange):
+            (data, response) = exchange
+        case .failure(let failure):
+            return .failure(failure)
+        }
+        if let stamp,
+            let renewal = await renewal(of: stamp, for: attempt, after: response, to: request)
+        {
+            switch renewal {
+            case .success(let renewed):
+                return await once(attempt.sent(with: renewed))
+            case .failure(let failure):
+                return reportFailure(.authentication(failure), of: resource, since: started)
+            }
+        }
+        if response.statusCode == 304, let conditional {
+            return notModified(conditional, for: attempt, answeredBy: response, as: sent)
+        }
+        guard resource.acceptableStatusCodes.contains(response.statusCode) else {
+            if let conditional,
+                refusesValidators(response, of: attempt, keeping: conditional, in: persistence)
+            {
+                // The server refused the conditions: asked once more without them.
+                return await once(attempt.withoutValidators())
+            }
+            let failure = WebserviceError.status(response, body: data, method: resource.method)
+            return reportFailure(failure, of: resource, since: started)
+        }
+        let value: A
+        do {
+            value = try parse(resource, data, response)
+        } catch {
+            let failure = WebserviceError(
+                parseError: error,
+                url: response.url ?? request.url,
+                method: resource.method
+            ).sayingWhatCame(data, response)
+            return reportFailure(failure, of: resource, since: started)
+        }
+        return answered(value, for: attempt, by: response, bodySize: data.count, as: sent)
+    }
+
+    /// Where the attempt's value is kept across launches: only with a persistent store,
+    /// for a request whose value is stored.
+    private func persistence<A>(for attempt: Attempt<A>) -> Persistence? {
+        guard attempt.stores, configuration.persistentStore != nil else { return nil }
+        return persistence(of: attempt.resource, identity: attempt.identity)
+    }
+
+    /// The stored entry the request is conditional on, with its value — read back from
+    /// `persistence` when memory has none — or `nil` when it has no validators, the
+    /// webservice does not revalidate, or the attempt leaves them out.
+    private func conditionalEntry<A: Sendable>(
+        for attempt: Attempt<A>,
+        restoringFrom persistence: Persistence?
+    ) -> (entry: StoredEntry, value: A)? {
+        guard attempt.stores else { return nil }
+        var stored = store.entry(for: attempt.identity)
+        if stored == nil, let persistence {
+            stored = restore(A.self, from: persistence, for: attempt.identity)
+        }
+        guard configuration.revalidates, !attempt.leavesOutValidators, let stored,
+            stored.validators != nil, let value = stored.value as? A
+        else { return nil }
+        return (stored, value)
+    }
+
+    /// Sends `request`, with `stamp`'s credential fields marked as such for the
+    /// transport, telling the outbox whether the server could be reached and the
+    /// monitor what came back.
+    private func send<A>(
+        _ request: URLRequest,
+        of resource: Resource<A>,
+        carrying stamp: Authenticator.Stamp?,
+        since started: ContinuousClock.Instant?
+    ) async -> Result<(Data, HTTPURLResponse), WebserviceError> {
         let data: Data
         let response: HTTPURLResponse
         do {
@@ -197,203 +227,142 @@ extension Webservice {
         configuration.outbox?.noteAnswer(from: request.url, status: response.statusCode)
         if let started {
             let duration = started.duration(to: configuration.clock.continuousNow)
-            let status = response.statusCode
             report(
-                .finished(status: status, bytes: data.count, duration: duration),
+                .finished(status: response.statusCode, bytes: data.count, duration: duration),
                 about: resource
             )
         }
-        if let stamp, let authenticator = configuration.authenticator,
-            authenticator.isExpired(response),
-            Self.isSameOrigin(response.url, request.url)
-        {
-            let next: Result<Authenticator.Stamp, AuthenticationFailure>
-            if credential == nil {
-                next = await authenticator.renewed(after: stamp)
-            } else if authenticator.isCurrent(stamp) || replays >= 2 {
-                // The renewed credential itself is refused: it is not sent again.
-                authenticator.refuse(stamp)
-                next = .failure(.refused)
-            } else {
-                // Replaced while it was sent: sent once more with the current one.
-                next = authenticator.validate(stamp)
-            }
-            switch next {
-            case .success(let renewed):
-                return await again(
-                    credential: renewed,
-                    replays: replays + 1,
-                    withoutValidators: withoutValidators
-                )
-            case .failure(let failure):
-                return reportFailure(.authentication(failure), of: resource, since: started)
-            }
-        }
-        let isAnotherAccounts = { self.accountChanged(since: stamp?.account) }
-        let date = configuration.clock.dateNow
-        let fields = CacheDirectives.fields(of: response)
-        if response.statusCode == 304, let conditional, let conditionalValue {
-            report(.notModified, about: resource)
-            guard
-                let confirmed = confirm(
-                    conditional,
-                    showing: conditionalValue,
-                    of: identity,
-                    with: fields,
-                    at: date,
-                    unless: { isAnotherAccounts() || isOvertaken() }
-                )
-            else {
-                guard !isAnotherAccounts() else {
-                    return .failure(.authentication(.accountChanged))
-                }
-                return nil
-            }
-            guard !isAnotherAccounts() else { return .failure(.authentication(.accountChanged)) }
-            if resource.storedElements != nil, confirmed.storeVersion != nil,
-                let entry = store.entry(for: identity)
-            {
-                storeElements(of: confirmed.value, from: resource, listedIn: entry)
-            }
-            return .success(confirmed)
-        }
-        guard resource.acceptableStatusCodes.contains(response.statusCode) else {
-            if conditionalValue != nil, [400, 431].contains(response.statusCode),
-                forgetValidators(of: identity)
-            {
-                if let persistence, let base = conditional?.base as? A {
-                    persist(base, validators: nil, to: persistence)
-                }
-                // The server refused the conditions: asked once more without them.
-                return await again(
-                    credential: credential,
-                    replays: replays,
-                    withoutValidators: true
-                )
-            }
-            let failure = WebserviceError.status(response, body: data, method: resource.method)
-            return reportFailure(failure, of: resource, since: started)
-        }
-        let value: A
-        do {
-            value = try parse(resource, data, response)
-        } catch {
-            let failure = WebserviceError(
-                parseError: error,
-                url: response.url ?? request.url,
-                method: resource.method
-            ).sayingWhatCame(data, response)
-            return reportFailure(failure, of: resource, since: started)
-        }
-        let validators = withoutValidators ? nil : Validators(response: response)
-        let directives = CacheDirectives(fields: fields, receivedAt: date)
-        if stores, !directives.forbidsStoring {
-            let now = configuration.clock.continuousNow
-            var overtaken = false
-            var isRefusedForAccount = false
-            let refuses = {
-                isRefusedForAccount = isAnotherAccounts()
-                overtaken = !isRefusedForAccount && isOvertaken()
-                return isRefusedForAccount || overtaken
-            }
-            let entry = store.store(
-                value,
-                for: identity,
-                sequence: sequence,
-                notifies: notifies,
-                unless: refuses
-            ) { version in
-                StoredEntry(
-                    value: value,
-                    validators: validators,
-                    cacheFields: fields,
-                    directives: directives,
-                    loadedAt: now,
-                    response: ResponseSummary(response: response),
-                    version: version,
-                    sequence: sequence,
-                    cost: data.count
-                )
-            }
-            if isRefusedForAccount {
-                return .failure(.authentication(.accountChanged))
-            }
-            if let entry, entry.sequence == sequence, !isAnotherAccounts() {
-                if let persistence {
-                    persist(value, validators: validators, to: persistence)
-                }
-                storeElements(of: value, from: resource, listedIn: entry)
-            }
-            if overtaken
-                || (mayBeOvertaken && entry.map { $0.sequence > sequence && $0.isStale } == true)
-            {
-                return nil
-            }
-            if isAnotherAccounts() {
-                return .failure(.authentication(.accountChanged))
-            }
-            if let entry, let shown = entry.value as? A {
-                return .success(Fetched(entry: entry, value: shown, isNotModified: false))
-            }
-        } else if stores {
-            store.remove(identity)
-            if let persistence {
-                forgetPersisted(persistence)
-            }
-        }
-        guard !isAnotherAccounts() else { return .failure(.authentication(.accountChanged)) }
-        return .success(
-            Fetched(
-                value: value,
-                validators: directives.forbidsStoring ? nil : validators,
-                isNotModified: false,
-                cacheDirectives: directives
-            )
-        )
+        return .success((data, response))
     }
 
-    /// The stored entry `entry`, showing `value`, which a `304` with the caching fields
-    /// `fields` confirmed at `date`: its caching fields are updated one by one, its age
-    /// and date are those of the `304`, received now, and it is no longer stale — or it
-    /// is forgotten when the `304` forbids storing. Returns `nil`, confirming nothing,
-    /// when `isOvertaken` says a mutation settled after the request was sent.
-    private func confirm<A: Sendable>(
-        _ entry: StoredEntry,
-        showing value: A,
-        of identity: ResourceIdentity,
-        with fields: [String: String],
-        at date: Date,
-        unless isOvertaken: () -> Bool
-    ) -> Fetched<A>? {
-        var updated = entry.cacheFields
-        updated["Age"] = nil
-        updated["Date"] = nil
-        updated.merge(fields) { _, new in new }
-        let directives = CacheDirectives(fields: updated, receivedAt: date)
-        guard !directives.forbidsStoring else {
-            store.remove(identity)
-            return Fetched(
-                value: value,
-                validators: nil,
-                isNotModified: true,
-                cacheDirectives: directives
-            )
+    /// The credential to send the attempt again with, when the server said the one of
+    /// `stamp` expired: renewed once for every request that found it so; `nil` when it
+    /// did not expire. A renewed credential that is refused itself is not sent again.
+    private func renewal<A>(
+        of stamp: Authenticator.Stamp,
+        for attempt: Attempt<A>,
+        after response: HTTPURLResponse,
+        to request: URLRequest
+    ) async -> Result<Authenticator.Stamp, AuthenticationFailure>? {
+        guard let authenticator = configuration.authenticator,
+            authenticator.isExpired(response),
+            Self.isSameOrigin(response.url, request.url)
+        else { return nil }
+        if attempt.credential == nil {
+            return await authenticator.renewed(after: stamp)
         }
-        let now = configuration.clock.continuousNow
-        var overtaken = false
-        let confirmed =
-            store.apply(
-                .confirmed(cacheFields: updated, directives: directives, at: now),
-                to: identity
-            ) { _ in
-                overtaken = isOvertaken()
-                return !overtaken
-            } ?? entry
-        guard !overtaken else { return nil }
-        return Fetched(
-            entry: confirmed,
-            value: (confirmed.value as? A) ?? value,
-            isNotModified: true
-        )
+        if authenticator.isCurrent(stamp) || attempt.replays >= 2 {
+            // The renewed credential itself is refused: it is not sent again.
+            authenticator.refuse(stamp)
+            return .failure(.refused)
+        }
+        // Replaced while it was sent: sent once more with the current one.
+        return authenticator.validate(stamp)
     }
+
+    /// Whether `answered` — where a response came from, after any redirect — is the
+    /// origin of `sent`: only its server can say the credential expired.
+    private static func isSameOrigin(_ answered: URL?, _ sent: URL?) -> Bool {
+        guard let answered, let sent else { return true }
+        return answered.hasSameOrigin(as: sent)
+    }
+
+    /// Whether the server refused a conditional request for its conditions (`400`,
+    /// `431`): the validators stored — and those persisted with `conditional`'s value
+    /// in `persistence` — are forgotten, and the attempt is sent once more without them.
+    private func refusesValidators<A: Sendable>(
+        _ response: HTTPURLResponse,
+        of attempt: Attempt<A>,
+        keeping conditional: (entry: StoredEntry, value: A),
+        in persistence: Persistence?
+    ) -> Bool {
+        guard [400, 431].contains(response.statusCode),
+            store.apply(
+                .validatorsRefused,
+                to: attempt.identity,
+                notifies: false,
+                if: {
+                    $0.validators != nil
+                }
+            ) != nil
+        else { return false }
+        if let persistence, let base = conditional.entry.base as? A {
+            persist(base, validators: nil, to: persistence)
+        }
+        return true
+    }
+
+    /// Whether a mutation made the attempt's value stale since now: its answer could
+    /// predate the change. Always `false` when the attempt may not be overtaken.
+    private func overtakingCheck<A>(for attempt: Attempt<A>) -> @Sendable () -> Bool {
+        guard attempt.mayBeOvertaken else { return { false } }
+        let mark = writes.mark
+        let identity = attempt.identity
+        return { self.writes.isOvertaken(since: mark, changing: identity) }
+    }
+}
+
+// MARK: - What an attempt carries
+
+/// One attempt of a load: what it sends, and how it may end.
+///
+/// ```swift
+/// let first = Attempt(resource: episode, identity: episode.identity, number: 1,
+///                     notifies: true, mayBeOvertaken: true, account: nil)
+/// let plain = first.withoutValidators()  // the server refused the conditions
+/// ```
+struct Attempt<A: Sendable> {
+    /// What is loaded.
+    let resource: Resource<A>
+    /// The resource's identity.
+    let identity: ResourceIdentity
+    /// The attempt's number, from 1, as the monitor is told.
+    let number: Int
+    /// Whether the store tells the loaders of a value stored.
+    let notifies: Bool
+    /// Whether the answer is refused when a mutation made the value stale after the
+    /// request was sent.
+    let mayBeOvertaken: Bool
+    /// The number of the account the load is for, with an authenticator.
+    let account: UInt64?
+    /// The credential it is sent with: `nil` for the current one.
+    private(set) var credential: Authenticator.Stamp?
+    /// How many times it was sent again with a renewed credential.
+    private(set) var replays = 0
+    /// Whether it is sent without the stored validators, which a server refused.
+    private(set) var leavesOutValidators = false
+
+    /// Whether its answer is stored: a `GET` or `HEAD` that does not ignore caches,
+    /// and not a credential renewal's own request (tokens are never stored).
+    var stores: Bool {
+        !resource.ignoresCache && (resource.method == .get || resource.method == .head)
+            && !Authenticator.isRefreshing
+    }
+
+    /// The same attempt, sent again with the renewed credential `renewed`.
+    func sent(with renewed: Authenticator.Stamp) -> Attempt {
+        var next = self
+        next.credential = renewed
+        next.replays += 1
+        return next
+    }
+
+    /// The same attempt, sent again without validators.
+    func withoutValidators() -> Attempt {
+        var next = self
+        next.leavesOutValidators = true
+        return next
+    }
+}
+
+/// What an attempt's answer is checked and stored with, fixed as its request is sent.
+struct Sent {
+    /// The request's number, which orders the answers stored.
+    let sequence: UInt64
+    /// Where the value is kept across launches, if anywhere.
+    let persistence: Webservice.Persistence?
+    /// Whether a mutation made the value stale since the request was sent.
+    let isOvertaken: @Sendable () -> Bool
+    /// Whether another account signed in since the request was sent.
+    let isAnotherAccounts: () -> Bool
 }
