@@ -184,9 +184,6 @@ extension LoadingCore {
         return stream
     }
 
-    /// How many observers are registered.
-    var observerCount: Int { flights.withLock { $0.observers.count } }
-
     /// Sends the current state to every observer.
     func broadcast() {
         let observers = flights.withLock { $0.observers.isEmpty ? [] : Array($0.observers.values) }

@@ -10,13 +10,13 @@ import LoadingKitNetworking
 /// turn, and a loader shows each stored version once.
 @MainActor
 final class SharedValues {
-    private struct Weak {
+    struct Weak {
         weak var observer: (any StoredValueObserver)?
     }
 
     /// The registrations by resource. A registration goes nil once its loader shows
     /// another resource or is released: the subscription it holds weakly ends then.
-    private var observers: [ResourceIdentity: [Weak]] = [:]
+    private(set) var observers: [ResourceIdentity: [Weak]] = [:]
     /// The loaders whose lists store their items under the items' own resources: an
     /// optimistic change of an item's resource shows in their rows.
     private var itemLists: [Weak] = []
@@ -86,9 +86,6 @@ final class SharedValues {
             keepSnapshot(ofList: identity)
         }
     }
-
-    /// How many registrations are kept, live or not swept yet.
-    var registrationCount: Int { observers.values.reduce(0) { $0 + $1.count } }
 
     /// Shows the stored value of `identity` to every loader showing it that has not
     /// shown it yet.
