@@ -132,6 +132,43 @@ struct ErrorDescriptionTests {
         }
     }
 
+    @Test("a reply that is not HTTP, over a real socket, is named, not numbered")
+    func replyNotHTTP() async throws {
+        let server = try LoopbackServer()
+        server.route("/ssh") { _ in .garbage(Data("SSH-2.0-OpenSSH_9.6\r\n".utf8)) }
+        let error = try #require(await load(Resource<Episode>(url: server.url("/ssh"))))
+        #expect(error.description.hasPrefix("Transport failure for GET \(server.url("/ssh")): "))
+        #expect(!error.description.contains("URL error"), "\(error)")
+    }
+
+    @Test(
+        "the common URL error codes are named",
+        arguments: [
+            URLError.Code.unsupportedURL, .badURL, .cannotParseResponse, .httpTooManyRedirects,
+            .zeroByteResource, .dataLengthExceedsMaximum, .cannotDecodeContentData,
+            .serverCertificateUntrusted, .userAuthenticationRequired, .resourceUnavailable,
+            .dataNotAllowed, .requestBodyStreamExhausted, .fileDoesNotExist,
+        ]
+    )
+    func namedCodes(code: URLError.Code) {
+        let failure = WebserviceError.TransportFailure(underlying: URLError(code), url: nil)
+        #expect(!failure.message.contains("URL error"), "\(code.rawValue): \(failure.message)")
+    }
+
+    @Test("a body over the limit names the method and the URL, without its query")
+    func tooLarge() {
+        let url = URL(string: "https://x.test/feed?token=s3cret")!
+        let error = WebserviceError(
+            transportError: WebserviceError.responseTooLarge(.init(limit: 4096)),
+            url: url,
+            method: .get
+        )
+        #expect(
+            error.description
+                == "Response larger than the limit of 4096 bytes for GET https://x.test/feed"
+        )
+    }
+
     @Test("every description is one line")
     func oneLine() async throws {
         let server = try LoopbackServer()

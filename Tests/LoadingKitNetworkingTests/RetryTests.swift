@@ -169,7 +169,7 @@ struct RetryTests {
     func finalErrors() async throws {
         mock.respond(to: "/episodes/1", with: .status(404))
         mock.respond(to: "/episodes/1", with: .text("not json"))
-        mock.fail("/episodes/1", with: WebserviceError.responseTooLarge(limit: 10))
+        mock.fail("/episodes/1", with: WebserviceError.responseTooLarge(.init(limit: 10)))
         let webservice = self.webservice(seeded())
         for _ in 0..<3 {
             await #expect(throws: WebserviceError.self) { try await webservice.load(episode) }

@@ -133,7 +133,12 @@ struct URLSessionTransportTests {
         server.route("/streamed") { _ in MockResponse(body: big).withoutContentLength() }
         for path in ["/announced", "/streamed"] {
             let raw = Resource<Data>(request: URLRequest(url: server.url(path))) { data, _ in data }
-            await #expect(throws: WebserviceError.responseTooLarge(limit: 1 << 20)) {
+            let limit = WebserviceError.SizeFailure(
+                limit: 1 << 20,
+                url: server.url(path),
+                method: .get
+            )
+            await #expect(throws: WebserviceError.responseTooLarge(limit)) {
                 try await webservice.load(raw)
             }
         }
@@ -152,7 +157,12 @@ struct URLSessionTransportTests {
         let raw = Resource<Data>(request: URLRequest(url: server.url("/announced"))) { data, _ in
             data
         }
-        await #expect(throws: WebserviceError.responseTooLarge(limit: 1 << 20)) {
+        let limit = WebserviceError.SizeFailure(
+            limit: 1 << 20,
+            url: server.url("/announced"),
+            method: .get
+        )
+        await #expect(throws: WebserviceError.responseTooLarge(limit)) {
             try await Webservice(transport: transport).load(raw)
         }
         while await Self.runningTasks(of: transport.streamingSession) > 0 {

@@ -115,9 +115,17 @@ struct SecurityTests {
         server.route("/huge") { _ in .text(page, status: 503) }
         server.route("/long") { _ in .text(String(page.prefix(2000)), status: 503) }
         let webservice = Webservice(transport: Self.transport)
-        await #expect(throws: WebserviceError.responseTooLarge(limit: 4096)) {
+        let tooLarge = await #expect(throws: WebserviceError.self) {
             try await webservice.load(Resource<Episode>(url: server.url("/huge")))
         }
+        #expect(
+            tooLarge
+                == .responseTooLarge(.init(limit: 4096, url: server.url("/huge"), method: .get))
+        )
+        #expect(
+            tooLarge?.description
+                == "Response larger than the limit of 4096 bytes for GET \(server.url("/huge"))"
+        )
         let error = await #expect(throws: WebserviceError.self) {
             try await webservice.load(Resource<Episode>(url: server.url("/long")))
         }

@@ -25,8 +25,9 @@ extension WebserviceError: CustomStringConvertible, CustomDebugStringConvertible
             ].joined()
         case .cancelled:
             "Cancelled"
-        case .responseTooLarge(let limit):
-            "Response larger than the limit of \(limit) bytes"
+        case .responseTooLarge(let failure):
+            "Response larger than the limit of \(failure.limit) bytes"
+                + Self.target(failure.method, failure.url)
         case .notModifiedWithoutCache(let url):
             "Not modified\(Self.target(nil, url)), but no earlier value is known"
         case .queued(let write):

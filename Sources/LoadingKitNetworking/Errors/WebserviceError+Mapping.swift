@@ -16,6 +16,8 @@ extension WebserviceError {
     ///   - method: The method of the request.
     public init(transportError error: any Error, url: URL?, method: HTTPMethod? = nil) {
         switch error {
+        case WebserviceError.responseTooLarge(let failure) where failure.url == nil:
+            self = .responseTooLarge(SizeFailure(limit: failure.limit, url: url, method: method))
         case let error as WebserviceError:
             self = error
         case is CancellationError:

@@ -25,8 +25,8 @@ public enum WebserviceError: Error, Sendable, Equatable {
     case decoding(DecodingFailure)
     /// The load was cancelled before it finished.
     case cancelled
-    /// The body was larger than the transport's limit, in bytes; it was not buffered.
-    case responseTooLarge(limit: Int)
+    /// The body was larger than the transport's limit; it was not buffered past it.
+    case responseTooLarge(SizeFailure)
     /// The server answered `304 Not Modified` but no earlier value of the resource
     /// is known to stand for it.
     case notModifiedWithoutCache(url: URL?)
@@ -48,6 +48,33 @@ public enum WebserviceError: Error, Sendable, Equatable {
 // MARK: - Failures
 
 extension WebserviceError {
+    /// A body larger than the transport's limit, which was not buffered past it.
+    ///
+    /// ```swift
+    /// if case .responseTooLarge(let failure) = error { print(failure.limit) }
+    /// ```
+    public struct SizeFailure: Sendable, Equatable {
+        /// The limit, in bytes.
+        public let limit: Int
+        /// The URL that was requested, when known.
+        public let url: URL?
+        /// The method of the request, when known.
+        public let method: HTTPMethod?
+
+        /// Creates a size failure.
+        ///
+        /// - Parameters:
+        ///   - limit: The limit, in bytes.
+        ///   - url: The URL that was requested; the webservice fills it in when a
+        ///     transport leaves it out.
+        ///   - method: The method of the request; filled in likewise.
+        public init(limit: Int, url: URL? = nil, method: HTTPMethod? = nil) {
+            self.limit = limit
+            self.url = url
+            self.method = method
+        }
+    }
+
     /// A request that did not complete.
     ///
     /// ```swift
@@ -89,8 +116,30 @@ extension WebserviceError {
             case .cannotFindHost, .dnsLookupFailed: "the server was not found"
             case .networkConnectionLost: "the connection was lost"
             case .notConnectedToInternet: "not connected to the network"
-            case .badServerResponse: "the server sent a malformed response"
+            case .badServerResponse, .cannotParseResponse: "the server sent a malformed response"
+            case .unsupportedURL: "the URL's scheme or the reply's protocol is not supported"
+            case .badURL: "the URL is malformed"
             case .secureConnectionFailed: "a secure connection could not be made"
+            case .serverCertificateUntrusted, .serverCertificateHasBadDate,
+                .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot:
+                "the server's certificate is not trusted"
+            case .clientCertificateRejected, .clientCertificateRequired:
+                "the server refused the client's certificate or asked for one"
+            case .httpTooManyRedirects: "too many redirects"
+            case .redirectToNonExistentLocation: "a redirect led nowhere"
+            case .zeroByteResource: "the server sent an empty reply"
+            case .dataLengthExceedsMaximum: "the reply is larger than the transport allows"
+            case .cannotDecodeContentData, .cannotDecodeRawData:
+                "the reply's content encoding could not be decoded"
+            case .userAuthenticationRequired, .userCancelledAuthentication:
+                "the server asked for authentication"
+            case .resourceUnavailable: "the resource is unavailable"
+            case .dataNotAllowed, .internationalRoamingOff, .callIsActive, .cannotLoadFromNetwork:
+                "the network may not be used now"
+            case .requestBodyStreamExhausted: "the request's body could not be sent again"
+            case .appTransportSecurityRequiresSecureConnection: "a secure connection is required"
+            case .fileDoesNotExist, .fileIsDirectory, .noPermissionsToReadFile:
+                "the file could not be read"
             default: "URL error \(error.code.rawValue)"
             }
         }

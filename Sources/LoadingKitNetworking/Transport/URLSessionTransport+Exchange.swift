@@ -96,7 +96,7 @@ extension URLSessionTransport {
             }
             let expected = response.expectedContentLength
             if expected > limit {
-                abort(with: WebserviceError.responseTooLarge(limit: limit))
+                abort(with: WebserviceError.responseTooLarge(.init(limit: limit)))
                 return false
             }
             state.withLock { state in
@@ -129,7 +129,7 @@ extension URLSessionTransport {
             }
             switch step {
             case .report(let report): progress?(report)
-            case .tooLarge: abort(with: WebserviceError.responseTooLarge(limit: limit))
+            case .tooLarge: abort(with: WebserviceError.responseTooLarge(.init(limit: limit)))
             case .ignore: break
             }
         }

@@ -38,7 +38,7 @@ public final class URLSessionTransport: Transport {
     /// ```
     public struct Configuration: Sendable {
         /// The largest body accepted, in bytes; a larger one ends the request with
-        /// ``WebserviceError/responseTooLarge(limit:)`` without being buffered.
+        /// ``WebserviceError/responseTooLarge(_:)`` without being buffered.
         /// Defaults to 64 MiB.
         public var maximumResponseSize: Int
         /// The longest any request may take, in seconds, however slowly its body
@@ -168,7 +168,7 @@ public final class URLSessionTransport: Transport {
     /// - Returns: The body and the response, whatever its status.
     /// - Throws: `URLError` when the request fails — `URLError(.timedOut)` past the
     ///   deadline —, `CancellationError` when the task is
-    ///   cancelled, ``WebserviceError/responseTooLarge(limit:)`` past the size limit.
+    ///   cancelled, ``WebserviceError/responseTooLarge(_:)`` past the size limit.
     public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
         let task = streamingSession.dataTask(with: prepared(request))
         let exchange = Exchange(
