@@ -17,8 +17,8 @@ import Testing
 @Suite("The disk cache against faults", .timeLimit(.minutes(1)))
 struct DiskCacheFaultTests {
     let server: LoopbackServer
-    let directory = FileManager.default.temporaryDirectory
-        .appending(path: "loadingkit-disk-faults-\(UUID().uuidString)", directoryHint: .isDirectory)
+    let temporary = TemporaryDirectory("loadingkit-disk-faults")
+    var directory: URL { temporary.url }
     let lines = Locked<[String]>([])
 
     init() throws {
@@ -189,6 +189,27 @@ struct DiskCacheFaultTests {
         #expect(second.record(forKey: "post 18") != nil)
         first.removeAll()
         #expect(files.isEmpty)
+    }
+
+    @Test("a file named like a record that the store did not write is never counted or removed")
+    func foreignFilesAreLeftAlone() throws {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let foreign = String(repeating: "ab", count: 16) + ".lkrs"
+        let notes = ".notes.tmp"
+        for name in [foreign, notes] {
+            try Data(repeating: 7, count: 2_000).write(to: directory.appending(path: name))
+        }
+        let store = diskStore(maximumSize: 3_000)
+        let body = Data(repeating: 65, count: 400)
+        for number in 0..<10 {
+            store.store(PersistedRecord(body: body), forKey: "post \(number)")
+        }
+        #expect(store.totalSize <= 3_000)
+        #expect(store.totalSize > 2_000)
+        #expect(files.contains(foreign))
+        #expect(files.contains(notes))
+        store.removeAll()
+        #expect(files == [notes, foreign].sorted())
     }
 
     /// The bytes the files in the directory take.

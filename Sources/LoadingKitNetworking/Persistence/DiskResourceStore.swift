@@ -12,7 +12,9 @@ import Foundation
 ///
 /// A file that is corrupt, truncated, of another format version or of another key is
 /// ignored and removed, never a crash; a write that fails — a full disk — is logged
-/// and dropped. Log lines name the file, never the key, a header or a body.
+/// and dropped. Log lines name the file, never the key, a header or a body. A file the
+/// store cannot tell is its own — named like a record but not beginning as its files
+/// do — is never counted, evicted or removed by ``removeAll()``.
 public final class DiskResourceStore: ResourceStore {
     /// The directory the files are in.
     public let directory: URL
@@ -149,10 +151,10 @@ public final class DiskResourceStore: ResourceStore {
     }
 
     /// Removes every record in the directory — those other processes wrote too — and
-    /// the temporary files writes left.
+    /// the temporary files writes left; no other file.
     public func removeAll() {
         index.withLock { index in
-            for name in directoryNames() where Self.isRecord(name) || name.hasSuffix(".tmp") {
+            for name in directoryNames() where isOwnRecord(name) || Self.isTemporaryRecord(name) {
                 unlink(directoryPath + name)
             }
             index = Index()
@@ -173,6 +175,17 @@ public final class DiskResourceStore: ResourceStore {
 
     private static func isRecord(_ name: String) -> Bool {
         name.hasSuffix(".lkrs") && !name.hasPrefix(".")
+    }
+
+    /// Whether `name` is a record the store wrote: named as one, and beginning as its
+    /// files do.
+    private func isOwnRecord(_ name: String) -> Bool {
+        Self.isRecord(name) && PersistedFile.isStoreFile(atPath: directoryPath + name)
+    }
+
+    /// Whether `name` is the temporary file of a write of a record.
+    private static func isTemporaryRecord(_ name: String) -> Bool {
+        name.hasPrefix(".") && name.hasSuffix(".tmp") && name.contains(".lkrs.")
     }
 
     /// The least recently used files to remove so that `index` is within the cap,
@@ -201,9 +214,9 @@ public final class DiskResourceStore: ResourceStore {
                 current.set(name, nil)
             }
             for name in names where current.files[name] == nil {
-                if Self.isRecord(name) {
+                if isOwnRecord(name) {
                     current.set(name, fileInfo(of: name))
-                } else if isOpening,
+                } else if isOpening, Self.isTemporaryRecord(name),
                     DiskFile.isLeftover(name, in: directory, olderThan: Self.leftoverAge)
                 {
                     unlink(directoryPath + name)

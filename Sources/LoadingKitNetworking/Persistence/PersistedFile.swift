@@ -24,6 +24,13 @@ enum PersistedFile {
         return data
     }
 
+    /// Whether the file at `path` begins as the files of every format version do: one
+    /// the store wrote, whole or not, and not a file of someone else's that shares the
+    /// directory.
+    static func isStoreFile(atPath path: String) -> Bool {
+        DiskFile.starts(with: magic, atPath: path)
+    }
+
     /// The record in `data`, when it is a whole file of this format for `key`.
     static func decode(_ data: Data, key: String) -> PersistedRecord? {
         data.withUnsafeBytes { bytes -> PersistedRecord? in

@@ -29,6 +29,20 @@ enum DiskFile {
         case contents(Data)
     }
 
+    /// Whether the file at `path` is a regular file that begins with `prefix`.
+    static func starts(with prefix: [UInt8], atPath path: String) -> Bool {
+        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+            return false
+        }
+        var bytes = [UInt8](repeating: 0, count: prefix.count)
+        let count = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress!, prefix.count) }
+        return count == prefix.count && bytes == prefix
+    }
+
     /// Reads the file at `path` when it is a regular file of at most `limit` bytes.
     static func contents(atPath path: String, limit: Int) -> Reading {
         // Non-blocking: a FIFO put in its place is refused, not waited on.
