@@ -11,8 +11,8 @@ import Testing
 @Suite("The offline cache", .timeLimit(.minutes(1)))
 struct OfflineCacheTests {
     let mock = MockTransport()
-    let directory = FileManager.default.temporaryDirectory
-        .appending(path: "loadingkit offline %20-\(UUID().uuidString)", directoryHint: .isDirectory)
+    let temporary = TemporaryDirectory("loadingkit offline %20")
+    var directory: URL { temporary.url }
     let posts = Resource<[Post]>(url: URL(string: "https://api.example.com/posts")!)
 
     private func webservice(_ store: DiskResourceStore, credentials: Bool = false) -> Webservice {

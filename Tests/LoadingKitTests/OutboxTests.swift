@@ -17,8 +17,8 @@ import Testing
 @Suite("The outbox", .timeLimit(.minutes(1)))
 struct OutboxTests {
     let server: IdempotentPostServer
-    let directory = FileManager.default.temporaryDirectory
-        .appending(path: "loadingkit-outbox-\(UUID().uuidString)", directoryHint: .isDirectory)
+    let temporary = TemporaryDirectory("loadingkit-outbox")
+    var directory: URL { temporary.url }
     let recorder = EventRecorder()
 
     init() throws {
