@@ -97,6 +97,48 @@ struct PageRequestTests {
         #expect(mock.requests.count == 3)
     }
 
+    @Test("a next page asked for during the first page's load waits for it, then loads")
+    func nextPageDuringFirstPage() async throws {
+        mock.respond(page: 1, posts: [1, 2, 3])
+        mock.respond(page: 2, posts: [4, 5, 6])
+        let screen = makeScreen()
+        let first = screen.startLoadingFirstPage()
+        let next = screen.startLoadingNextPage()
+        #expect(screen.pagination.isNextPageDeferred)
+        await first.finish()
+        await next.finish()
+        #expect(screen.items.map(\.id) == [1, 2, 3, 4, 5, 6])
+        #expect(screen.pagination.pagesLoaded == 2)
+        #expect(!screen.pagination.isNextPageDeferred)
+        #expect(recorder.lines.contains { $0.contains("deferred a page of") })
+        #expect(!recorder.lines.contains { $0.contains("refused a page of") })
+    }
+
+    @Test("a next page asked for right after the view appears waits for the first page")
+    func nextPageAfterAppearing() async throws {
+        mock.respond(page: 1, posts: [1, 2, 3])
+        mock.respond(page: 2, posts: [4, 5, 6])
+        let screen = makeScreen()
+        let appeared = try #require(screen.loadingDidAppear())
+        await screen.loadNextPage()
+        await appeared.finish()
+        #expect(screen.items.map(\.id) == [1, 2, 3, 4, 5, 6])
+    }
+
+    @Test("a next page held for a first page that fails is refused then, saying so")
+    func nextPageAfterFailedFirstPage() async throws {
+        mock.respond(to: "/posts?page=1&per_page=3", with: .status(503))
+        let screen = makeScreen()
+        let first = screen.startLoadingFirstPage()
+        let next = screen.startLoadingNextPage()
+        await first.finish()
+        await next.finish()
+        #expect(screen.loadingState.error != nil)
+        #expect(!screen.pagination.isNextPageDeferred)
+        #expect(mock.requests.count == 1)
+        #expect(recorder.lines.contains { $0.contains("refused a page of") })
+    }
+
     @Test("a page asked for before the list shows a page is refused with an event")
     func pageRefusedWithoutPages() async throws {
         let screen = makeScreen()

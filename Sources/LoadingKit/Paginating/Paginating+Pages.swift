@@ -21,9 +21,9 @@ extension Paginating {
 
     /// Loads the next page and appends it. Does nothing when there is no next page or
     /// while a next page is in flight (``LoadingState/activity`` says so). Asked for
-    /// while the list shows no pages, it is refused with a `pageRefused` event. Asked
-    /// for while the list loads or refreshes — a forced ``Loading/reload(policy:)``,
-    /// say — it is never dropped: it waits for that load to end
+    /// while the list shows no pages and loads none, it is refused with a `pageRefused`
+    /// event. Asked for while the list loads or refreshes — its first page, a forced
+    /// ``Loading/reload(policy:)`` — it is never dropped: it waits for that load to end
     /// (``PaginationState/isNextPageDeferred``, a `deferred` event) and then loads the
     /// page after the pages that load applied. A background reload in flight is
     /// superseded by it. After a failed page it asks for the same page again.

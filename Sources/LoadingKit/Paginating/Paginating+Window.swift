@@ -184,15 +184,19 @@ extension Paginating {
             direction == .next ? .loadingNextPage : .loadingPreviousPage
         guard activity != pageInFlight else { return .skipped }
         let pagination = self.pagination
-        guard core.current.content != nil,
+        // Before the first page shows, a page waits for the list's load in flight, and
+        // is refused without one.
+        guard core.current.content != nil || core.currentFlight != nil,
             core.stateIdentity == listIdentity(of: resource(forPage: nil))
         else {
             core.report(.pageRefused, for: self)
             return .skipped
         }
-        if activity != .idle, activity != .reloading, core.currentFlight != nil {
-            // The list is loading, refreshing or getting the other end: the page
-            // starts when that load ends, from whatever it applied.
+        if core.currentFlight != nil,
+            core.current.content == nil || (activity != .idle && activity != .reloading)
+        {
+            // The list is loading its first page, refreshing or getting the other end:
+            // the page starts when that load ends, from whatever it applied.
             core.report(.deferred, for: self)
             if let waiting = core.deferredPage(toward: direction) {
                 return .deferred(waiting)
