@@ -12,7 +12,8 @@ struct TerminalFrame {
     /// What happens now, shown after the notes until it is over.
     var notice: String?
     var state = LoadingState<[FeedItem]>()
-    var pagination = PaginationState<URL>()
+    /// The screen's window of pages, once drawn.
+    var pagination: PaginationState<URL>?
     var viewport = RowViewport()
     var progress = ""
     var help = ""
@@ -60,9 +61,9 @@ struct TerminalFrame {
         case .error(let error): return "⚠ \(error)"
         case .content: break
         }
-        let next = DemoFormat.page(pagination.nextCursor, otherwise: "the next page")
-        let previous = DemoFormat.page(pagination.previousCursor, otherwise: "the previous page")
-        switch (state.activity, pagination.pageError, pagination.previousPageError) {
+        let next = DemoFormat.page(pagination?.nextCursor, otherwise: "the next page")
+        let previous = DemoFormat.page(pagination?.previousCursor, otherwise: "the previous page")
+        switch (state.activity, pagination?.pageError, pagination?.previousPageError) {
         case (.loadingNextPage, let error?, _):
             return "\(spinner) retrying \(next), which failed: \(error)"
         case (.loadingPreviousPage, _, let error?):
@@ -89,14 +90,16 @@ struct TerminalFrame {
         if shown.lowerBound > 0 {
             above.append("↑ \(DemoFormat.count(shown.lowerBound, "row")) above")
         }
-        if pagination.hasPreviousPages {
+        if pagination?.hasPreviousPages == true {
             above.append("earlier pages dropped from memory, loaded back on scroll")
         }
         var below: [String] = []
         if shown.upperBound < rows.count {
             below.append("↓ \(DemoFormat.count(rows.count - shown.upperBound, "row")) below")
         }
-        below.append(pagination.hasMorePages ? "more pages on the server" : "end of the feed")
+        below.append(
+            pagination?.hasMorePages == true ? "more pages on the server" : "end of the feed"
+        )
         var lines = [fit("        " + above.joined(separator: " · "), width)]
         let mark = viewport.arrival.mark
         let blank = String(repeating: " ", count: mark.count)

@@ -58,8 +58,10 @@ public struct PaginationState<Cursor: Sendable>: Sendable {
     /// next page, waits for that load to end, as ``isNextPageDeferred`` does.
     public internal(set) var isPreviousPageDeferred: Bool
 
-    /// The state before the first page.
-    public init() {
+    /// The state before the first page. Not public: a list's window lives in its
+    /// ``LoadingCore``, read through ``Paginating/pagination``, and a conformer that
+    /// declared one of its own would show an empty window beside its rows.
+    init() {
         pages = []
         itemsAfterHead = 0
         droppedHead = []

@@ -65,6 +65,18 @@ enum DocumentationSnippets {
         return screen.title
     }
 
+    /// The README's first run, on a local server, run by DocumentationTests.
+    static func albumOnALocalServer() async throws -> String {
+        // snippet: readme-album-local
+        let server = try LoopbackServer()  // a real HTTP server on 127.0.0.1: no network needed
+        server.route("/albums/1") { _ in .json(Album(id: 1, title: "Pilot")) }
+        let screen = AlbumScreen()
+        await screen.load(resource: Resource<Album>(url: server.url("/albums/1")))  // URLSession
+        print(screen.title)  // Pilot
+        // end snippet
+        return screen.title
+    }
+
     static func loadingAnAlbum() async {
         // snippet: readme-album-load
         // JSONPlaceholder, a public test API: any JSON GET works the same way.

@@ -93,6 +93,12 @@ struct DocumentationTests {
         }
     }
 
+    @Test("the README's first run prints Pilot as written, with no network")
+    @MainActor
+    func readmeFirstRun() async throws {
+        #expect(try await DocumentationSnippets.albumOnALocalServer() == "Pilot")
+    }
+
     @Test("the detail-screen recipe of Getting Started runs as written, on its local server")
     @MainActor
     func localDetailRecipe() async throws {
