@@ -91,8 +91,8 @@ struct AccountSteps {
         let loaded = await Self.loadAll(items.map { $0.ignoringCache() }, through: webservice)
         let renewals = accounts.state.withLock { $0.renewals }
         renderer.note(
-            "\(DemoFormat.count(renewals, "renewal")) for every load that found it "
-                + "expired; \(loaded) of 5 loaded with the new token"
+            "\(DemoFormat.count(renewals, "renewal")) in all for the 5 loads that found the "
+                + "token expired; \(loaded) of 5 loaded with the new token"
         )
         return Outcome(renewals: renewals, loaded: loaded)
     }

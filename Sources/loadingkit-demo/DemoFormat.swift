@@ -1,4 +1,5 @@
 import Foundation
+import LoadingKit
 
 /// How the demo writes counts and numbers: a noun that agrees with its count, whole
 /// percentages, milliseconds with two decimals.
@@ -22,6 +23,16 @@ enum DemoFormat {
         guard let number = items?.first(where: { $0.name == "page" })?.value.flatMap(Int.init)
         else { return otherwise }
         return "page \(number)"
+    }
+
+    /// Why a page failed, beside the page's name, which says which request it was:
+    /// "status 503", "the connection was lost"; no URL, which would leave out the page.
+    static func reason(_ error: LoadingError) -> String {
+        switch error {
+        case .webservice(.badStatus(let failure)): "status \(failure.statusCode)"
+        case .webservice(.transport(let failure)): failure.message
+        default: error.description
+        }
     }
 
     /// Rows `range` of a list, counted from 1 as a person reads them: "row 4",

@@ -57,10 +57,14 @@ final class DemoStats {
 
     /// Pages held, items, requests sent and time per request.
     func line(for screen: FeedScreen) -> String {
-        "\(DemoFormat.count(screen.pagination.pagesLoaded, "page")) held · "
-            + "\(DemoFormat.count(screen.loadingState.content?.count ?? 0, "item")) · "
-            + (requests == 0
-                ? "no request yet" : "\(DemoFormat.count(requests, "request")) · \(timing)")
+        let sent: String
+        switch (requests, screen.loadingState.isLoading) {
+        case (0, true): sent = "the first request in flight"
+        case (0, false): sent = "no request yet"
+        default: sent = "\(DemoFormat.count(requests, "request")) · \(timing)"
+        }
+        return "\(DemoFormat.count(screen.pagination.pagesLoaded, "page")) held · "
+            + "\(DemoFormat.count(screen.loadingState.content?.count ?? 0, "item")) · " + sent
     }
 
     /// What the main feed came to: the stories it holds in memory, and each once, then

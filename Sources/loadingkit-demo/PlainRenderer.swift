@@ -38,9 +38,11 @@ final class PlainRenderer {
             line += pagination.hasPreviousPages ? " · earlier" : ""
             line += pagination.hasMorePages ? " · more" : " · end"
         }
-        if let pageError = pagination.pageError, state.activity == .idle {
+        if let pageError = pagination.pageError {
             let page = DemoFormat.page(pagination.nextCursor, otherwise: "next page")
-            line += " · \(page) failed: \(pageError)"
+            line +=
+                state.activity == .loadingNextPage
+                ? " · retrying \(page)" : " · \(page) failed: \(DemoFormat.reason(pageError))"
         }
         note(line)
     }

@@ -37,9 +37,8 @@ extension ScriptedSession {
             await screen.loadNextPage()
             if screen.pagination.pageError != nil {
                 retried += 1
+                // The status line says the page failed, then that it is retried.
                 await renderer.pause()
-                let page = DemoFormat.page(screen.pagination.nextCursor, otherwise: "the page")
-                renderer.notice("retrying \(page), which failed")
             } else {
                 loaded += 1
             }

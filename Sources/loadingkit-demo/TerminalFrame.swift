@@ -65,17 +65,18 @@ struct TerminalFrame {
         let previous = DemoFormat.page(pagination?.previousCursor, otherwise: "the previous page")
         switch (state.activity, pagination?.pageError, pagination?.previousPageError) {
         case (.loadingNextPage, let error?, _):
-            return "\(spinner) retrying \(next), which failed: \(error)"
+            return "\(spinner) retrying \(next), which failed: \(DemoFormat.reason(error))"
         case (.loadingPreviousPage, _, let error?):
-            return "\(spinner) retrying \(previous), which failed: \(error)"
+            return "\(spinner) retrying \(previous), which failed: \(DemoFormat.reason(error))"
         case (.loading, _, _):
             return "\(spinner) reloading"  // rows are shown: they stay while it loads
         case (let activity, _, _) where activity != .idle:
             return "\(spinner) \(activity)"
         case (_, let error?, _):
-            return "⚠ \(next) failed: \(error) — the next page asks again"
+            return "⚠ \(next) failed: \(DemoFormat.reason(error)) — the next page asks again"
         case (_, _, let error?):
-            return "⚠ \(previous) failed: \(error) — the previous page asks again"
+            return
+                "⚠ \(previous) failed: \(DemoFormat.reason(error)) — the previous page asks again"
         default:
             return state.error.map { "⚠ \($0); showing what was loaded before" } ?? "✓ up to date"
         }

@@ -1,5 +1,6 @@
 import Foundation
 import LoadingKit
+import LoadingKitTesting
 import Testing
 
 @testable import loadingkit_demo
@@ -34,6 +35,30 @@ struct DemoStatsTests {
         #expect(stats.requests == 1)
         #expect(stats.line(for: main).hasPrefix("1 page held · 30 items · 1 request · "))
         #expect(stats.timing.hasSuffix(" ms/request"))
+    }
+
+    @Test("while the first request is on its way, the line says so, not that none was sent")
+    func firstRequestInFlight() async throws {
+        let feed = try DemoFeedServer(delay: .zero)
+        defer { feed.server.stop() }
+        let stats = DemoStats(feed: feed)
+        // Held before the server: the feed server has counted nothing yet.
+        let gate = MockTransport.Gate()
+        let mock = MockTransport()
+        let empty = MockResponse(
+            statusCode: 200,
+            headers: [("Content-Type", "application/json")],
+            body: Data("[]".utf8)
+        )
+        mock.respond(to: "/feed?page=1", with: empty, after: gate)
+        let main = FeedScreen(firstPage: feed.firstPage, webservice: Webservice(transport: mock))
+        main.onChange = { screen, _ in stats.observe(screen.loadingState) }
+        let first = main.startLoadingFirstPage()
+        await gate.waitForArrivals()
+        #expect(stats.line(for: main) == "0 pages held · 0 items · the first request in flight")
+        first.cancel()
+        gate.open()
+        await first.finish()
     }
 
     @Test("the time per request leaves out the server's artificial delay, and says so")

@@ -69,7 +69,6 @@ struct DemoTests {
             "refreshed: 5 new stories at the head, the 30 shown kept",
             "== 4. Pages to the end, four pages held",
             "rows 36–60 appended: the next page (Story 210 … Story 186)",
-            "retrying page 3, which failed",
             "rows 61–90 appended: the next page (Story 185 … Story 156)",
             "rows 121–150 appended: the next page (Story 125 … Story 96)",
             "rows 1–30 dropped from memory",
@@ -109,7 +108,7 @@ struct DemoTests {
             "== 12. An expired token, renewed once",
             "signed in as a reader: 5 of 5 items loaded",
             "the server expired the token; five screens load at once",
-            "1 renewal for every load that found it expired; 5 of 5 loaded with the new token",
+            "1 renewal in all for the 5 loads that found the token expired; 5 of 5 loaded with the new token",
             "== Summary",
             "main feed: 120 of 245 stories held in 4 pages, none twice",
             "filter: nothing matched, and the empty placeholder showed",
@@ -126,7 +125,8 @@ struct DemoTests {
             #expect(found != nil, "missing, or out of order: \(line)")
             cursor = found.map { $0 + 1 } ?? cursor
         }
-        #expect(lines.contains { $0.contains("page 3 failed: Bad status 503") })
+        #expect(lines.contains { $0.hasSuffix(" · page 3 failed: status 503") })
+        #expect(lines.contains { $0.hasSuffix(" · retrying page 3") })
         #expect(lines.contains { $0.hasPrefix("refused: Bad status 409") })
         #expect(lines.contains { $0.hasPrefix("requests: 14 for the main feed, 3 answered 304") })
         // Rows are counted from 1, in words: no Swift range, no raw Bool.

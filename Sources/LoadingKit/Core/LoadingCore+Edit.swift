@@ -65,7 +65,7 @@ extension LoadingCore {
     /// edit changed (a stored value on its way to the loader), shows the entry.
     func adopt(_ edited: EditedEntry, for loader: some Loading<Value>) {
         if contentVersion == edited.previousVersion {
-            contentVersion = edited.entry.version
+            record(.edited(version: edited.entry.version))
         } else {
             show(edited.entry, of: loader.webservice, for: loader)
         }

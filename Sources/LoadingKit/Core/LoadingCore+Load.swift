@@ -248,7 +248,7 @@ extension LoadingCore {
             }
             recordFailure?(loader, failure)
             let now = loader.loadingClock.continuousNow
-            failedAtOnStoreClock = loader.webservice.configuration.clock.continuousNow
+            record(.failed(at: loader.webservice.configuration.clock.continuousNow))
             update(for: loader) { $0.fail(recordFailure == nil ? failure : nil, at: now) }
             loader.loadDidFail(failure)
         }
@@ -268,13 +268,14 @@ extension LoadingCore {
         with apply: (Loaded) throws(LoadingError) -> Void
     ) throws(LoadingError) {
         if fetched.isNotModified, current.showsOwnContent, fetched.validators == contentValidators {
-            contentDirectives = fetched.cacheDirectives
+            record(.freshness(fetched.cacheDirectives))
             markLoaded(for: loader)
             return
         }
         try apply(fetched.value)
-        contentValidators = fetched.validators
-        contentDirectives = fetched.cacheDirectives
+        record(
+            .answered(validators: fetched.validators, directives: fetched.cacheDirectives)
+        )
     }
 
     /// Validates `value`, configures it and records it as the content.
@@ -301,9 +302,7 @@ extension LoadingCore {
         if !merged {
             forgetRemovedItems()
         }
-        contentValidators = nil
-        contentVersion = nil
-        mirrorsStoredValue = false
+        record(.replaced)
         prepare()
         let empty = configureIfShown(value, for: loader)
         let now = loader.loadingClock.continuousNow

@@ -95,11 +95,7 @@ extension LoadingCore {
             current.content == nil || entry.version > contentVersion ?? 0,
             show(value, storedAt: entry.loadedAt, of: webservice, for: loader)
         else { return }
-        contentValidators = entry.validators
-        contentDirectives = entry.directives
-        contentVersion = entry.version
-        contentStoredAt = entry.loadedAt
-        mirrorsStoredValue = true
+        record(.storedValueShown(entry))
     }
 
     /// Notes when the content's stored version was confirmed again, at `storedAt` on
@@ -113,9 +109,13 @@ extension LoadingCore {
         // Only a confirmation after the one the content has: the two clocks cannot be
         // compared, so the loader's own answer must not count as a newer one.
         guard let shownAt = contentStoredAt, shownAt < storedAt else { return }
-        contentStoredAt = storedAt
         let age = storedAt.duration(to: webservice.configuration.clock.continuousNow)
-        confirmedAt = loader.loadingClock.continuousNow.advanced(by: .zero - age)
+        record(
+            .confirmedElsewhere(
+                storedAt: storedAt,
+                confirmedAt: loader.loadingClock.continuousNow.advanced(by: .zero - age)
+            )
+        )
     }
 
     /// Shows `value`, stored at `storedAt` on the webservice's clock, as the content —
@@ -166,18 +166,21 @@ extension LoadingCore {
             let shown = contentVersion, version <= shown
         {
             if version == shown {
-                contentDirectives = fetched.cacheDirectives
-                contentStoredAt = fetched.storedAt
+                record(
+                    .storedVersionConfirmed(
+                        directives: fetched.cacheDirectives,
+                        storedAt: fetched.storedAt
+                    )
+                )
             }
             markLoaded(for: loader)
         } else {
             try apply(confirmingShown(fetched), for: loader) { (value) throws(LoadingError) in
                 try applyLoaded(value, for: loader)
             }
-            contentVersion = fetched.storeVersion
-            contentStoredAt = fetched.storedAt
+            record(.storedVersionApplied(fetched.storeVersion, storedAt: fetched.storedAt))
         }
-        mirrorsStoredValue = true
+        record(.mirrorsStore)
         let webservice = loader.webservice
         // Another loader shows the resource only when more than this one pins it.
         if fetched.storeVersion != nil, webservice.store.pinCount(of: identity) > 1 {

@@ -54,24 +54,29 @@ public final class LoadingCore<Value: Sendable>: Observable {
     /// How many local edits the content has had, so that a merge computed before one
     /// is computed again.
     private(set) var editCount: UInt64 = 0
+    /// What the screen knows of its content, changed only by ``record(_:)``.
+    private(set) var contentRecord = ContentRecord()
     /// The validators the content came with.
-    var contentValidators: Validators?
+    var contentValidators: Validators? { contentRecord.validators }
     /// What the response of the content said about its freshness.
-    var contentDirectives: CacheDirectives?
+    var contentDirectives: CacheDirectives? { contentRecord.directives }
     /// The version of the stored value the content is, when it is one.
-    var contentVersion: UInt64?
+    var contentVersion: UInt64? { contentRecord.version }
     /// When that version was received or last confirmed, on the webservice's clock.
-    var contentStoredAt: ContinuousClock.Instant?
-    /// When another screen's answer, which kept the version shown, last confirmed the
-    /// content, on the loader's clock: a poll counts its interval from it. The state
-    /// does not change — the answer changed nothing shown.
-    var confirmedAt: ContinuousClock.Instant?
-    /// When the last failure was recorded, on the webservice's clock: a stored value
-    /// received before it does not clear it.
-    var failedAtOnStoreClock: ContinuousClock.Instant?
-    /// Whether the content is the stored value of the state's resource — a plain load —
-    /// rather than pages or refreshes built on it.
-    var mirrorsStoredValue = false
+    var contentStoredAt: ContinuousClock.Instant? { contentRecord.storedAt }
+    /// When another screen's answer last confirmed the content, on the loader's clock.
+    var confirmedAt: ContinuousClock.Instant? { contentRecord.confirmedAt }
+    /// When the last failure was recorded, on the webservice's clock.
+    var failedAtOnStoreClock: ContinuousClock.Instant? { contentRecord.failedAtOnStoreClock }
+    /// Whether the content is the stored value of the state's resource.
+    var mirrorsStoredValue: Bool { contentRecord.mirrorsStoredValue }
+
+    /// Records what happened to the content: the one way its record changes.
+    ///
+    /// - Parameter event: What happened.
+    func record(_ event: ContentRecord.Event) {
+        contentRecord.reduce(event)
+    }
     /// The loader's interest in the stored value of the resource it shows.
     var subscription: (any AnyObject & Sendable)?
     /// A paginated list's window of pages (a ``PaginationBox``), made on first use.
@@ -173,11 +178,7 @@ public final class LoadingCore<Value: Sendable>: Observable {
     /// Forgets the validators, freshness, stored version and item identifiers of the
     /// content, as a load of another resource starts.
     func forgetContentMetadata() {
-        contentValidators = nil
-        contentDirectives = nil
-        contentVersion = nil
-        confirmedAt = nil
-        mirrorsStoredValue = false
+        record(.resourceSwitched)
         identities = .unknown
         removedItems = []
     }

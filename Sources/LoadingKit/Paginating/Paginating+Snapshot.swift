@@ -129,8 +129,11 @@ extension Paginating {
         core.stateIdentity = identity
         core.lastResource = listResource(of: first)
         // Read back from disk, or invalidated since: shown, and revalidated.
-        core.contentDirectives =
-            entry.isStale ? CacheDirectives(requiresRevalidation: true) : entry.directives
+        core.record(
+            .freshness(
+                entry.isStale ? CacheDirectives(requiresRevalidation: true) : entry.directives
+            )
+        )
         core.subscribe(to: first.identity, for: self)
         changePagination { $0 = snapshot.window }
         didApply(.replaced)

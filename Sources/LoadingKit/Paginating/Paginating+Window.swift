@@ -267,8 +267,9 @@ extension Paginating {
             let fetched = try await webservice.fetch(resource, notifies: false)
             return Replacement { loader throws(LoadingError) in
                 try loader.applyFirstPage(fetched.value)
-                loader.loading.contentValidators = fetched.validators
-                loader.loading.contentDirectives = fetched.cacheDirectives
+                loader.loading.record(
+                    .answered(validators: fetched.validators, directives: fetched.cacheDirectives)
+                )
             }
         }
     }
@@ -293,7 +294,7 @@ extension Paginating {
         if loadingState.content != nil, fetched.count == pagination.pagesLoaded,
             fetched.allSatisfy({ $0.isNotModified })
         {
-            loading.contentDirectives = fetched.first?.cacheDirectives
+            loading.record(.freshness(fetched.first?.cacheDirectives))
             loading.markLoaded(for: self)
             return
         }
@@ -318,7 +319,7 @@ extension Paginating {
                 $0.start(with: fetched.map { $0.value }, from: cursor, counts: counts)
             }
         }
-        core.contentDirectives = fetched.first?.cacheDirectives
+        core.record(.freshness(fetched.first?.cacheDirectives))
         didApply(.replaced)
     }
 

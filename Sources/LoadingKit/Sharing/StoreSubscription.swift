@@ -87,7 +87,7 @@ final class StoreSubscription<Loader: Loading>: StoredValueObserver {
         if loader.loading.edit(edit, sharing: false, for: loader) {
             // The rows are no stored version of the list now: an answer equal to the
             // stored list still replaces them.
-            loader.loading.contentVersion = nil
+            loader.loading.record(.versionForgotten)
         }
     }
 
