@@ -83,6 +83,53 @@ struct MutationAnswerTests {
         #expect(mock.requestCount(for: "/posts/3") == 1)
     }
 
+    @Test("an answer equal to the optimistic change shown configures nothing again")
+    func answerEqualToChange() async throws {
+        let webservice = Webservice(transport: mock)
+        mock.respond(to: "/posts/3", with: .json(Post(3)))
+        let detail = DetailScreen(webservice: webservice)
+        await detail.load(resource: Post.resource(id: 3))
+        mock.respond(to: "/posts/3", method: .patch, with: .json(Post(id: 3, title: "Saved")))
+        let mutation = try Post.rename(id: 3, to: "Saved")
+            .optimistically(updating: Post.resource(id: 3)) { $0 = Post(id: 3, title: "Saved") }
+            .storingAnswer(as: Post.resource(id: 3))
+
+        _ = try await detail.send(mutation)
+
+        #expect(detail.titles == ["Post 3", "Saved"])
+    }
+
+    @Test("overlapping writes whose answers equal what is shown configure each value once")
+    func overlappingAnswersEqualToShown() async throws {
+        let webservice = Webservice(transport: mock)
+        mock.respond(to: "/posts/3", with: .json(Post(3)))
+        let detail = DetailScreen(webservice: webservice)
+        await detail.load(resource: Post.resource(id: 3))
+        // The answers come in the order the writes were sent.
+        let (firstGate, secondGate) = (MockTransport.Gate(), MockTransport.Gate())
+        let answerA = MockResponse.json(Post(id: 3, title: "A"))
+        let answerB = MockResponse.json(Post(id: 3, title: "B"))
+        mock.respond(to: "/posts/3", method: .patch, with: answerA, after: firstGate)
+        mock.respond(to: "/posts/3", method: .patch, with: answerB, after: secondGate)
+        mock.respond(to: "/posts/3", with: .json(Post(id: 3, title: "B")))
+        func rename(to title: String) throws -> Mutation<Post> {
+            try Post.rename(id: 3, to: title)
+                .optimistically(updating: Post.resource(id: 3)) { $0 = Post(id: 3, title: title) }
+                .storingAnswer(as: Post.resource(id: 3))
+        }
+
+        let first = detail.send(try rename(to: "A")) { _ in }
+        let second = detail.send(try rename(to: "B")) { _ in }
+        await firstGate.waitForArrivals()
+        firstGate.open()
+        await first.finish()
+        await secondGate.waitForArrivals()
+        secondGate.open()
+        await second.finish()
+
+        #expect(detail.titles == ["Post 3", "A", "B"])
+    }
+
     @Test("a failed mutation stores no answer and takes its change back")
     func failureStoresNothing() async throws {
         let webservice = Webservice(transport: mock)

@@ -99,10 +99,12 @@ package struct StoredEntry: Sendable {
     /// - Parameters:
     ///   - event: What happened to the resource.
     ///   - version: The version the entry takes when its value changes.
-    /// - Returns: Whether the value shown may have changed — and so took `version`.
+    /// - Returns: Whether the value shown changed — and so took `version`; a value
+    ///   equal to the one shown before keeps its version.
     @discardableResult
     package mutating func reduce(_ event: Event, numbering version: UInt64) -> Bool {
-        let changed: Bool
+        let shown = value
+        var changed: Bool
         switch event {
         case .answered(let answer):
             changed = take(answer)
@@ -148,6 +150,10 @@ package struct StoredEntry: Sendable {
             if let sequence {
                 self.sequence = sequence
             }
+            changed = false
+        }
+        // A value equal to the one shown is no new version: no screen shows it again.
+        if changed, Self.isEqual(shown, value) {
             changed = false
         }
         if changed {
