@@ -56,7 +56,7 @@ private enum RefreshStep<Loader: Loading>: Sendable {
 extension Refreshable {
     private func beginRefresh() -> LoadStart {
         let state = loadingState
-        if let inFlight = loading.currentOperation,
+        if let inFlight = loading.currentFlight,
             state.activity == .refreshing || (state.content == nil && state.activity == .loading)
         {
             return .joined(inFlight)
@@ -68,18 +68,18 @@ extension Refreshable {
         if !Self.loadingLifecycle.mergesAtHead(self),
             let replacement = Self.loadingLifecycle.replacement?(self)
         {
-            let operation = loading.run(.refreshing, for: self) {
+            let flight = loading.run(.refreshing, for: self) {
                 RefreshOutcome.replaced(try await replacement())
             } apply: { loader, outcome in
                 try loader.applyRefresh(outcome)
             }
-            return .started(operation)
+            return .started(flight)
         }
         let anchor = refreshAnchor(of: content)
         let first = refreshResource(newerThan: anchor)
         let webservice = self.webservice
         let limit = max(1, refreshPageLimit)
-        let operation = loading.run(.refreshing, for: self) { [weak self] in
+        let flight = loading.run(.refreshing, for: self) { [weak self] in
             var pages: [ResourceType] = []
             var head: ResponseSummary?
             var resource = first
@@ -112,7 +112,7 @@ extension Refreshable {
                 Self.loadingLifecycle.answered(loader, head)
             }
         }
-        return .started(operation)
+        return .started(flight)
     }
 
     private func beginFirstLoad() -> LoadStart {
