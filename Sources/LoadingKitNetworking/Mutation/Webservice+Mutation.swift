@@ -68,6 +68,7 @@ extension Webservice {
             outcome = .success(
                 try await fetch(
                     mutation.resource,
+                    lease: nil,
                     retry: mutation.retry,
                     coalesces: mutation.coalesces,
                     settlingWrites: false

@@ -93,7 +93,8 @@ extension Webservice {
                 return .success(
                     try await fetch(
                         resource,
-                            retry: mutation.retry,
+                        lease: nil,
+                        retry: mutation.retry,
                         coalesces: false,
                         settlingWrites: false
                     )
