@@ -105,8 +105,11 @@ package struct StoredEntry: Sendable {
     package mutating func reduce(_ event: Event, numbering version: UInt64) -> Bool {
         let shown = value
         var changed: Bool
+        // An answer with no change pending was compared with the base already.
+        var isCompared = false
         switch event {
         case .answered(let answer):
+            isCompared = edits.isEmpty
             changed = take(answer)
         case .confirmed(let fields, let directives, let instant):
             cacheFields = fields
@@ -153,7 +156,7 @@ package struct StoredEntry: Sendable {
             changed = false
         }
         // A value equal to the one shown is no new version: no screen shows it again.
-        if changed, Self.isEqual(shown, value) {
+        if changed, !isCompared, Self.isEqual(shown, value) {
             changed = false
         }
         if changed {
