@@ -58,8 +58,8 @@ struct SharedStateIdentityTests {
         #expect(server.requests.last?.header("If-None-Match") == nil)
     }
 
-    @Test("a fetch whose lease is cancelled neither leads nor joins a shared request")
-    func cancelledLeaseDoesNotJoin() async throws {
+    @Test("a caller whose task is cancelled already neither starts nor joins a shared request")
+    func cancelledCallerDoesNotJoin() async throws {
         let mock = MockTransport()
         let gate = MockTransport.Gate()
         mock.respond(to: "/episodes/1", with: .json(Episode(id: 1, title: "Pilot")), after: gate)
@@ -67,11 +67,11 @@ struct SharedStateIdentityTests {
         let resource = Resource<Episode>(url: URL(string: "https://api.example.com/episodes/1")!)
         let other = Task { try await webservice.load(resource) }
         await gate.waitForArrivals()
-        let lease = FetchLease()
-        lease.cancel()
-        await #expect(throws: WebserviceError.cancelled) {
-            try await webservice.fetch(resource, lease: lease)
+        let cancelled = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await webservice.fetch(resource)
         }
+        await #expect(throws: WebserviceError.cancelled) { try await cancelled.value }
         #expect(webservice.sharedCallers == 1)
         gate.open()
         #expect(try await other.value.title == "Pilot")
@@ -96,53 +96,61 @@ struct SharedStateIdentityTests {
     // MARK: - 7. a coalesced request never hangs
 
     @Test(
-        "7. a leader cancelled as it registers never strands a caller that joins",
+        "7. a caller that leaves as another joins never strands the joiner",
         arguments: [true, false]
     )
-    func leaderCancelledAtRegistration(joinFirst: Bool) async throws {
-        let server = try LoopbackServer()
-        server.route("/episodes/1") { _ in .json(Episode(id: 1, title: "Pilot")) }
-        let resource = Resource<Episode>(url: server.url("/episodes/1"))
-        let lease = FetchLease()
-        let joined = Locked<Task<Episode, any Error>?>(nil)
-        let hook = Hook()
-        let webservice = Webservice(
-            transport: Self.transport,
-            configuration: .init(),
-            coalescer: Coalescer(leaderRegistered: { await hook.run() })
+    func leavingNeverStrandsJoiner(joinFirst: Bool) async throws {
+        let mock = MockTransport()
+        let gate = MockTransport.Gate()
+        let episode = MockResponse.json(Episode(id: 1, title: "Pilot"))
+        mock.respond(to: "/episodes/1", with: episode, after: gate)
+        mock.respond(to: "/episodes/1", with: episode)
+        let webservice = Webservice(transport: mock)
+        let resource = Resource<Episode>(url: URL(string: "https://api.example.com/episodes/1")!)
+        let first = webservice.interest(
+            in: resource,
+            identity: resource.identity,
+            progress: nil,
+            discarded: nil
         )
-        // Between the leader's registration and its request, as the race had it:
-        // the leader's load is cancelled and another caller joins, in either order.
-        hook.body = {
-            if !joinFirst {
-                lease.cancel()
-            }
-            joined.withLock { $0 = Task { try await webservice.load(resource) } }
-            if joinFirst {
-                while webservice.sharedCallers < 2 {
-                    await Task.yield()
-                }
-                lease.cancel()
-            }
+        await gate.waitForArrivals()
+        if !joinFirst {
+            first.leave()
         }
-        let leader = Task { try await webservice.fetch(resource, lease: lease) }
-        lease.bind { leader.cancel() }
-        _ = await leader.result
-        let joiner = try #require(joined.withLock { $0 })
-        #expect(try await joiner.value.title == "Pilot")
+        let joiner = webservice.interest(
+            in: resource,
+            identity: resource.identity,
+            progress: nil,
+            discarded: nil
+        )
+        if joinFirst {
+            first.leave()
+        }
+        gate.open()
+        #expect(await first.wait(onCancel: nil) == nil)
+        #expect(try await joiner.wait(onCancel: nil)?.get().value.title == "Pilot")
+        // Joined in time, the joiner shared the request; else it sent its own.
+        #expect(mock.requests.count == (joinFirst ? 1 : 2))
         #expect(webservice.requestsInFlight == 0)
+        #expect(webservice.sharedCallers == 0)
     }
 
-    @Test("7. random leads, cancellations and joins: every caller ends, none is stranded")
+    @Test(
+        "7. random starts, leavings, cancellations and joins: every caller ends, none is stranded"
+    )
     func randomizedCoalescing() async throws {
         let random = RandomSource.seeded(7)
         let transport = YieldingTransport(random: random)
         for round in 0..<400 {
             let webservice = Webservice(transport: transport)
             let resource = Resource<Episode>(url: URL(string: "https://a.test/\(round % 3)")!)
-            let lease = FetchLease()
-            let leader = Task { try await webservice.fetch(resource, lease: lease).value }
-            lease.bind { leader.cancel() }
+            let first = webservice.interest(
+                in: resource,
+                identity: resource.identity,
+                progress: nil,
+                discarded: nil
+            )
+            let firstWait = Task { await first.wait(onCancel: nil) }
             let joiners = (0..<(1 + Int(random.next() * 3))).map { _ in
                 Task { try await webservice.load(resource) }
             }
@@ -150,11 +158,11 @@ struct SharedStateIdentityTests {
             for _ in 0..<Int(random.next() * 6) {
                 await Task.yield()
             }
-            lease.cancel()
+            first.leave()
             if cancelsJoiner {
                 joiners[0].cancel()
             }
-            _ = await leader.result
+            _ = await firstWait.value
             for (index, joiner) in joiners.enumerated() {
                 let result = await joiner.result
                 if index > 0 || !cancelsJoiner {
@@ -162,21 +170,8 @@ struct SharedStateIdentityTests {
                 }
             }
             #expect(webservice.requestsInFlight == 0, "round \(round)")
+            #expect(webservice.sharedCallers == 0, "round \(round)")
         }
-    }
-}
-
-/// A hook whose body a test sets after building what the body uses.
-private final class Hook: Sendable {
-    private let stored = Locked<(@Sendable () async -> Void)?>(nil)
-
-    var body: (@Sendable () async -> Void)? {
-        get { stored.withLock { $0 } }
-        set { stored.withLock { $0 = newValue } }
-    }
-
-    func run() async {
-        await body?()
     }
 }
 

@@ -88,7 +88,7 @@ struct FreshnessTriggerTests {
         latest.withLock { $0 = 2 }
         // A screen's request that ended: its answer is stored, and the screen that sent
         // it has not applied it yet, so nobody was told.
-        _ = try await webservice.fetch(posts, lease: FetchLease())
+        _ = try await webservice.fetch(posts, notifies: false)
         #expect(screen.loadingState.content?.map(\.id) == [1])
 
         clock.advance(by: .seconds(30))

@@ -108,7 +108,7 @@ public final class LoadingContainer<Value: Sendable, Content>: Loading {
             return existing
         }
         let operation = self.operation
-        let flight = core.run(core.activity(for: policy), for: self) { _ in
+        let flight = core.run(core.activity(for: policy), for: self) {
             try await operation()
         } apply: { container, value in
             try container.loading.applyLoaded(value, for: container)

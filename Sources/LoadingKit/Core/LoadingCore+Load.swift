@@ -2,10 +2,11 @@ import LoadingKitNetworking
 
 /// Every load of a screen — plain, first page, pages, page, refresh — in four steps, in
 /// the order of this file: **begin** (main actor: skip, join or start; another resource
-/// clears the previous one's), **run** (off the main actor, cancellable through its
-/// lease, superseded by a newer operation), **complete** (main actor, in whoever waits
-/// for the flight: superseded or cancelled ends untouched, a failure keeps the content)
-/// and **apply** (main actor: validate, configure, record, report).
+/// clears the previous one's), **run** (off the main actor, as the screen's interest in
+/// a ``Fetch`` — the resource's one fetch for a plain load, a fetch of its own for
+/// pages and refreshes — left when superseded), **complete** (main actor, in whoever
+/// waits for the flight: superseded or cancelled ends untouched, a failure keeps the
+/// content) and **apply** (main actor: validate, configure, record, report).
 ///
 /// The protocols' default implementations drive it, passing the screen; refinements
 /// plug in through the closures they pass to `begin` and `run` and through
@@ -68,8 +69,15 @@ extension LoadingCore {
             forAnotherResource: switched,
             keepingPrevious: policy.keepsPreviousContent,
             for: loader
-        ) { lease in
-            try await webservice.fetch(request, identity: fetchedIdentity, lease: lease)
+        ) { progress, discarded in
+            // Joined now, on the main actor: no request of the resource can end between
+            // this decision and the fetch.
+            webservice.interest(
+                in: request,
+                identity: fetchedIdentity,
+                progress: progress,
+                discarded: discarded
+            )
         } apply: { loader, fetched in
             try apply(loader, fetched)
         }
@@ -97,10 +105,39 @@ extension LoadingCore {
 
     // MARK: - 2. Run
 
-    /// Runs `fetch` off the main actor as the screen's one operation in flight,
-    /// superseding any other; whoever waits for the flight then completes it on the
-    /// main actor — unless a newer operation, a cancellation or the screen's release
-    /// came first. The race-freedom argument is in `LoadingCore+Operations.swift`.
+    /// Runs `fetch` off the main actor, in a fetch of its own, as the screen's one
+    /// operation in flight; see ``run(_:identity:forAnotherResource:keepingPrevious:for:start:apply:recordFailure:)``.
+    func run<Loader: Loading, Output: Sendable>(
+        _ activity: LoadingActivity,
+        identity: ResourceIdentity? = nil,
+        for loader: Loader,
+        fetch: @escaping @Sendable () async throws -> Output,
+        apply: @escaping @MainActor (Loader, Output) throws -> Void,
+        recordFailure: (@MainActor (Loader, LoadingError) -> Void)? = nil
+    ) -> LoadFlight where Loader.ResourceType == Value {
+        run(
+            activity,
+            identity: identity,
+            for: loader,
+            start: { progress, discarded in
+                Fetch.start(progress: progress, discarded: discarded) {
+                    do {
+                        return Result<Output, any Error>.success(try await fetch())
+                    } catch {
+                        return .failure(error)
+                    }
+                }
+            },
+            apply: apply,
+            recordFailure: recordFailure
+        )
+    }
+
+    /// Runs the screen's interest in a fetch, which `start` makes, as its one operation
+    /// in flight, superseding any other; whoever waits for the flight then completes it
+    /// on the main actor — unless a newer operation, a cancellation or the screen's
+    /// release came first. The race-freedom argument is in
+    /// `LoadingCore+Operations.swift`.
     ///
     /// - Parameters:
     ///   - activity: What the state shows while the operation is in flight.
@@ -109,18 +146,22 @@ extension LoadingCore {
     ///     the state's, clearing what the state showed of the previous one.
     ///   - keepingPrevious: Whether its content stays shown, as previous, instead.
     ///   - loader: The screen.
-    ///   - fetch: The network work, cancelled through the lease it is given; it must
-    ///     not hold the screen.
+    ///   - start: Makes the screen's interest in the fetch, given the progress to
+    ///     report and what to run when the fetch ends after the screen left; the work
+    ///     must not hold the screen.
     ///   - apply: Applies the fetched value; what it throws fails the operation.
     ///   - recordFailure: Records a failure somewhere other than the state's error.
     /// - Returns: The operation in flight.
-    func run<Loader: Loading, Output: Sendable>(
+    func run<Loader: Loading, Output: Sendable, Failure: Error>(
         _ activity: LoadingActivity,
         identity: ResourceIdentity? = nil,
         forAnotherResource: Bool = false,
         keepingPrevious: Bool = false,
         for loader: Loader,
-        fetch: @escaping @Sendable (FetchLease) async throws -> Output,
+        start: (
+            _ progress: @escaping TransferProgress.Handler,
+            _ discarded: (@Sendable () -> Void)?
+        ) -> FetchInterest<Result<Output, Failure>>,
         apply: @escaping @MainActor (Loader, Output) throws -> Void,
         recordFailure: (@MainActor (Loader, LoadingError) -> Void)? = nil
     ) -> LoadFlight where Loader.ResourceType == Value {
@@ -140,33 +181,21 @@ extension LoadingCore {
             loader.loading.update(for: loader) { $0.progress(fraction) }
         }
         let webservice = loader.webservice
-        let lease = FetchLease(decidedAfter: webservice.answerMark)
         let reported = identity ?? stateIdentity
         let discarded: (@Sendable () -> Void)? =
             webservice.isMonitored
             ? { @Sendable in webservice.report(.discarded, about: reported, loader: Loader.self) }
             : nil
-        let outcome = FlightOutcome(
-            lease: lease,
-            progress: relay.report,
-            discarded: discarded,
-            fetch: fetch
-        )
+        let interest = start(relay.report, discarded)
         weak let awaited = self
         let flight = LoadFlight(generation: generation, identity: identity) {
-            outcome.abandon()
-            lease.cancel()
+            interest.leave()
         } finish: { [weak loader] propagatingCancellation in
-            // Marking the operation before cancelling the fetch makes a value that
-            // arrives anyway unappliable, whatever the timing. The starter and the
-            // loads that joined it stop waiting at once: a fetch that leads a request
-            // others share goes on.
-            let stopWaiting: @Sendable () -> Void = {
-                awaited?.cancelAwaited(generation)
-                outcome.abandon()
-                lease.cancel()
-            }
-            let fetched = await outcome.wait(onCancel: propagatingCancellation ? stopWaiting : nil)
+            // Marking the operation before leaving the fetch makes a value that arrives
+            // anyway unappliable, whatever the timing. The starter and the loads that
+            // joined it stop waiting at once: a fetch other screens share goes on.
+            let stopWaiting: @Sendable () -> Void = { awaited?.cancelAwaited(generation) }
+            let fetched = await interest.wait(onCancel: propagatingCancellation ? stopWaiting : nil)
             if propagatingCancellation, Task.isCancelled {
                 awaited?.cancelAwaited(generation)
             }
@@ -179,7 +208,7 @@ extension LoadingCore {
             }
             loader.loading.complete(
                 generation,
-                with: fetched,
+                with: fetched.mapError { $0 as any Error },
                 for: loader,
                 apply: apply,
                 recordFailure: recordFailure

@@ -143,12 +143,12 @@ extension Paginating {
         let webservice = self.webservice
         let core = loading
         let flight = core.run(core.activity(for: policy), identity: identity, for: self) {
-            [weak self] lease in
+            [weak self] in
             var pages: [Fetched<Page<ResourceType.Element, Cursor>>] = []
             var resource = policy.ignoresCache ? head.ignoringCache() : head
             var covered = lastShown == nil
             while true {
-                let fetched = try await webservice.fetch(resource, lease: lease)
+                let fetched = try await webservice.fetch(resource, notifies: false)
                 // An empty page looked for beyond those held is the end of the list.
                 if pages.count >= count, fetched.value.items.isEmpty { return pages }
                 pages.append(fetched)
@@ -224,8 +224,8 @@ extension Paginating {
                 ? shown.flatMap { $0.dropFirst(max(0, $0.count - 1)).first } : shown?.first,
             identifier: Self.identifier
         )
-        let flight = core.run(loading, for: self) { [weak self] lease in
-            let page = try await webservice.fetch(resource, lease: lease).value
+        let flight = core.run(loading, for: self) { [weak self] in
+            let page = try await webservice.fetch(resource, notifies: false).value
             return try await gap.closing(after: page, toward: direction) { cursor in
                 guard
                     let between = await MainActor.run(body: { [weak self] in
@@ -234,7 +234,7 @@ extension Paginating {
                 else {
                     throw CancellationError()
                 }
-                return try await webservice.fetch(between, lease: lease).value
+                return try await webservice.fetch(between, notifies: false).value
             }
         } apply: { loader, page in
             try loader.applyPage(page, from: cursor, direction)
@@ -263,8 +263,8 @@ extension Paginating {
         guard pagination.hasFirstPage else { return nil }
         let resource = self.resource(forPage: nil)
         let webservice = self.webservice
-        return { lease in
-            let fetched = try await webservice.fetch(resource, lease: lease)
+        return {
+            let fetched = try await webservice.fetch(resource, notifies: false)
             return Replacement { loader throws(LoadingError) in
                 try loader.applyFirstPage(fetched.value)
                 loader.loading.record(

@@ -68,8 +68,8 @@ extension Refreshable {
         if !Self.loadingLifecycle.mergesAtHead(self),
             let replacement = Self.loadingLifecycle.replacement?(self)
         {
-            let flight = loading.run(.refreshing, for: self) { lease in
-                RefreshOutcome.replaced(try await replacement(lease))
+            let flight = loading.run(.refreshing, for: self) {
+                RefreshOutcome.replaced(try await replacement())
             } apply: { loader, outcome in
                 try loader.applyRefresh(outcome)
             }
@@ -79,12 +79,12 @@ extension Refreshable {
         let first = refreshResource(newerThan: anchor)
         let webservice = self.webservice
         let limit = max(1, refreshPageLimit)
-        let flight = loading.run(.refreshing, for: self) { [weak self] lease in
+        let flight = loading.run(.refreshing, for: self) { [weak self] in
             var pages: [ResourceType] = []
             var head: ResponseSummary?
             var resource = first
             while true {
-                let fetched = try await webservice.fetch(resource, lease: lease)
+                let fetched = try await webservice.fetch(resource, notifies: false)
                 pages.append(fetched.value)
                 head = head ?? fetched.response
                 // The screen is held only on the main actor: held across the hop, a
@@ -101,7 +101,7 @@ extension Refreshable {
                 switch step {
                 case .done(let outcome): return (outcome, head)
                 case .follow(let next): resource = next
-                case .replace(let fetch): return (.replaced(try await fetch(lease)), nil)
+                case .replace(let fetch): return (.replaced(try await fetch()), nil)
                 case nil: throw CancellationError()
                 }
             }

@@ -74,7 +74,7 @@ extension Webservice {
         switch change {
         case .accountChanged(let onMainActor):
             let current = configuration.authenticator?.credentialNumber ?? 0
-            coalescer.cancelFlights { $0.credential != current && $0.credential != .max }
+            fetches.cancel { $0.credential != current && $0.credential != .max }
             store.layHeldChanges(of: configuration.authenticator?.signedInAccount)
             removeStoredValues()
             store.tell(.accountChanged(onMainActor: onMainActor))

@@ -68,7 +68,6 @@ extension Webservice {
             outcome = .success(
                 try await fetch(
                     mutation.resource,
-                    lease: nil,
                     retry: mutation.retry,
                     coalesces: mutation.coalesces,
                     settlingWrites: false

@@ -93,8 +93,7 @@ extension Webservice {
                 return .success(
                     try await fetch(
                         resource,
-                        lease: nil,
-                        retry: mutation.retry,
+                            retry: mutation.retry,
                         coalesces: false,
                         settlingWrites: false
                     )

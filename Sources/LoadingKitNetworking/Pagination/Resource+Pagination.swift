@@ -286,8 +286,10 @@ extension Resource {
     }
 }
 
-/// What a numbered page knows of the pages around it. Not private: see
-/// `Coalescer.Ticket`.
+/// What a numbered page knows of the pages around it. Not private: a client built with
+/// `-cross-module-optimization` referred to a private type's descriptor and failed to
+/// compile ("Global is external, but doesn't have external or weak linkage", Swift
+/// 6.3.1).
 struct PageNeighbours<Cursor: Sendable> {
     let previous: Cursor?
     let first: Cursor?

@@ -34,7 +34,6 @@ extension Webservice {
     /// ```
     public func removeStoredValues() {
         store.removeAll()
-        recentAnswers.forget()
         if let persistentStore = configuration.persistentStore {
             persistenceQueue.async { persistentStore.removeAll() }
         }

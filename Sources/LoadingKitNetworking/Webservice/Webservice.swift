@@ -147,10 +147,8 @@ public final class Webservice: Sendable {
     public let configuration: Configuration
 
     package let store: StoredValues
-    let coalescer: Coalescer
-    /// The requests that ended with a stored answer, for loads decided before they
-    /// ended that reach the coalescer after.
-    let recentAnswers = RecentAnswers()
+    /// The fetches in flight that other loads join.
+    let fetches = FetchTable()
     /// The mutations under way, which loads of the values they change wait for.
     let writes = PendingWrites()
     /// Writes to the persistent store, in order, off every caller's path.
@@ -167,19 +165,13 @@ public final class Webservice: Sendable {
     /// - Parameters:
     ///   - transport: Where requests go; ``URLSessionTransport/shared`` by default.
     ///   - configuration: Coalescing, revalidation, retry and clock.
-    public convenience init(
+    public init(
         transport: any Transport = URLSessionTransport.shared,
         configuration: Configuration = Configuration()
     ) {
-        self.init(transport: transport, configuration: configuration, coalescer: Coalescer())
-    }
-
-    /// Creates a webservice with the given coalescer, for tests that inject races.
-    init(transport: any Transport, configuration: Configuration, coalescer: Coalescer) {
         self.transport = transport
         self.configuration = configuration
         self.store = StoredValues(limits: configuration.storage)
-        self.coalescer = coalescer
         if let authenticator = configuration.authenticator {
             store.layHeldChanges(of: authenticator.signedInAccount)
             authenticator.serve(self)
@@ -218,111 +210,138 @@ public final class Webservice: Sendable {
     public func fetch<A: Sendable>(
         _ resource: Resource<A>
     ) async throws(WebserviceError) -> Fetched<A> {
-        try await fetch(resource, identity: resource.identity, lease: nil)
+        try await fetch(resource, identity: resource.identity)
     }
 
-    /// Loads `resource`, sharing the request with identical loads in flight when its
-    /// method is coalesced (the model is described in `Coalescer`). A caller whose
-    /// task is dedicated to the fetch and cancelled only through `lease` runs a new
-    /// request in that task, which saves a task and a thread hand-off per load; any
-    /// other gets a task for its request.
+    /// Loads `resource` in the calling task's name, sharing the request with identical
+    /// loads in flight when its method is coalesced (see ``Fetch``). A caller whose
+    /// task is cancelled leaves at once with ``WebserviceError/cancelled``; the request
+    /// goes on while another caller wants it.
     ///
     /// - Parameters:
     ///   - resource: What to load.
     ///   - identity: The resource's identity, when the caller has computed it.
-    ///   - lease: The cancellation of the task the fetch runs in, when the kit owns it.
     ///   - retry: When a failure is tried again; the configuration's policy by default.
     ///   - coalesces: Whether an identical request in flight is shared; by default, as
     ///     the configuration says for the method.
+    ///   - notifies: Whether the store tells the loaders of a value stored; a loader
+    ///     that applies the value itself tells them in the same main-actor turn.
     ///   - settlingWrites: Whether the fetch waits for the mutations under way that
     ///     change the resource; a mutation's own request does not.
     package func fetch<A: Sendable>(
         _ resource: Resource<A>,
         identity: ResourceIdentity? = nil,
-        lease: FetchLease?,
         retry: RetryPolicy? = nil,
         coalesces: Bool? = nil,
+        notifies: Bool = true,
         settlingWrites: Bool = true
     ) async throws(WebserviceError) -> Fetched<A> {
         let identity = identity ?? resource.identity
         // A renewal's own requests wait for no write: one may wait for the renewal.
-        let isRefreshing = Authenticator.isRefreshing
-        if settlingWrites, !isRefreshing, !writes.isEmpty {
+        if settlingWrites, !Authenticator.isRefreshing, !writes.isEmpty {
             await writes.settle(identity) {
                 self.report(.waitingForMutation, about: resource)
             }
         }
         guard !Task.isCancelled else { throw .cancelled }
-        // A loader's fetch, which has a lease, tells the other loaders of the value
-        // itself, in the main-actor turn it applies it.
-        let notifies = lease == nil
-        // The account the load is for: it is sent for no other.
-        let account = isRefreshing ? nil : configuration.authenticator?.account
         guard coalesces ?? configuration.coalescedMethods.contains(resource.method) else {
             return try await attempts(
                 resource,
                 identity: identity,
                 retry: retry,
                 notifies: notifies,
-                account: account
+                account: currentAccount
             ).get()
         }
-        let key = Coalescer.Key(
+        let (interest, _) = sharedInterest(
+            in: resource,
+            identity: identity,
+            retry: retry,
+            notifies: notifies
+        )
+        guard let outcome = await interest.wait(onCancel: {}) else { throw .cancelled }
+        return try outcome.get()
+    }
+
+    /// The interest of a loader that decides to load `resource` now, on the main actor,
+    /// in the fetch of it: the one in flight, or a new one — so that no request of it
+    /// can end between the decision and the fetch. The value is not told to the other
+    /// loaders: the loader tells them as it applies it.
+    ///
+    /// - Parameters:
+    ///   - resource: What to load.
+    ///   - identity: The resource's identity.
+    ///   - progress: Receives the transfer's progress, when the fetch is new.
+    ///   - discarded: Runs when the fetch ends after the loader left.
+    /// - Returns: The loader's interest.
+    package func interest<A: Sendable>(
+        in resource: Resource<A>,
+        identity: ResourceIdentity,
+        progress: TransferProgress.Handler?,
+        discarded: (@Sendable () -> Void)?
+    ) -> FetchInterest<Result<Fetched<A>, WebserviceError>> {
+        guard configuration.coalescedMethods.contains(resource.method), writes.isEmpty else {
+            return Fetch.start(progress: progress, discarded: discarded) {
+                do throws(WebserviceError) {
+                    return .success(
+                        try await self.fetch(resource, identity: identity, notifies: false)
+                    )
+                } catch {
+                    return .failure(error)
+                }
+            }
+        }
+        return sharedInterest(
+            in: resource,
+            identity: identity,
+            notifies: false,
+            progress: progress,
+            discarded: discarded
+        ).interest
+    }
+
+    /// A new caller's interest in the shared fetch of `resource`: joined when one is in
+    /// flight (and reported), else a new one running its attempts.
+    private func sharedInterest<A: Sendable>(
+        in resource: Resource<A>,
+        identity: ResourceIdentity,
+        retry: RetryPolicy? = nil,
+        notifies: Bool,
+        progress: TransferProgress.Handler? = nil,
+        discarded: (@Sendable () -> Void)? = nil
+    ) -> (interest: FetchInterest<Result<Fetched<A>, WebserviceError>>, joined: Bool) {
+        let isRefreshing = Authenticator.isRefreshing
+        let key = FetchTable.Key(
             identity: identity,
             ignoresCache: resource.ignoresCache,
             credential: isRefreshing ? .max : configuration.authenticator?.credentialNumber ?? 0
         )
-        let operation = { @Sendable in
-            let outcome = await self.attempts(
+        // The account the load is for: it is sent for no other.
+        let account = currentAccount
+        let shared = fetches.interest(in: key, progress: progress, discarded: discarded) {
+            await self.attempts(
                 resource,
                 identity: identity,
                 retry: retry,
                 notifies: notifies,
                 account: account
             )
-            if case .success(let fetched) = outcome, fetched.storeVersion != nil {
-                self.recentAnswers.note(key)
-            }
-            return outcome
         }
-        let joined: (@Sendable () -> Void)? =
-            isMonitored ? { @Sendable in self.report(.coalesced, about: resource) } : nil
-        guard
-            let outcome = await coalescer.run(
-                key,
-                lease: lease,
-                joined: joined,
-                answered: lease?.takeDecisionMark().map { mark in
-                    { @Sendable in self.answer(A.self, key: key, endedSince: mark) }
-                },
-                operation: operation
-            )
-        else { throw .cancelled }
-        return try outcome.get()
+        if shared.joined {
+            report(.coalesced, about: resource)
+        }
+        return shared
     }
 
-    /// The number of the last request that ended with a stored answer: a loader reads
-    /// it when it decides to load, into its ``FetchLease``.
-    package var answerMark: UInt64 { recentAnswers.mark }
-
-    /// The stored answer of a request of `key` that ended after `mark`, unless the
-    /// stored value went stale since.
-    private func answer<A: Sendable>(
-        _ type: A.Type,
-        key: Coalescer.Key,
-        endedSince mark: UInt64
-    ) -> Result<Fetched<A>, WebserviceError>? {
-        guard recentAnswers.answered(key, since: mark),
-            let entry = store.entry(for: key.identity), !entry.isStale,
-            let value = entry.value as? A
-        else { return nil }
-        return .success(Fetched(entry: entry, value: value, isNotModified: false))
+    /// The number of the account a load sent now is for: none for a renewal's own.
+    private var currentAccount: UInt64? {
+        Authenticator.isRefreshing ? nil : configuration.authenticator?.account
     }
 
     /// Requests in flight after coalescing.
-    public var requestsInFlight: Int { coalescer.flightCount }
+    public var requestsInFlight: Int { fetches.count }
 
     /// Callers waiting on the coalesced requests in flight (each counted once per
     /// request it waits on).
-    public var sharedCallers: Int { coalescer.callerCount }
+    public var sharedCallers: Int { fetches.callerCount }
 }

@@ -1,0 +1,241 @@
+/// One fetch in flight: its work, in a task of its own, and the interests of the
+/// callers that want its outcome. Every wait ends at once when its caller leaves; the
+/// work is cancelled when the last interested caller has left, and goes on while one
+/// stays.
+///
+/// ```swift
+/// let interest = Fetch.start { await work() }  // a loader's operation, run once
+/// let outcome = await interest.wait(onCancel: {})  // nil: the caller left
+/// ```
+///
+/// Why each wait ends exactly once: a waiter is resumed by whichever of the outcome,
+/// its caller's leaving and its task's cancellation takes it out of the state first,
+/// under the fetch's lock; a wait that starts after the outcome or the leaving finds
+/// them in the state and does not wait. A fetch is made with its first interest, before
+/// its task, which finds the fetch abandoned if every caller left meanwhile. A fetch
+/// of a table is forgotten by it as soon as it is over, so a caller never joins a fetch
+/// whose outcome it could miss.
+package final class Fetch: Sendable {
+    /// Resumed exactly once, taken out of the state under the lock.
+    typealias Waiter = UnsafeContinuation<(any Sendable)?, Never>
+
+    /// One caller's interest.
+    private struct Interest {
+        var waiters: [Waiter] = []
+        /// Runs when the fetch ends after the caller left: what it brought is dropped.
+        var discarded: (@Sendable () -> Void)?
+        var hasLeft = false
+    }
+
+    private struct State {
+        var outcome: (any Sendable)?
+        var interests: [Int: Interest] = [:]
+        /// How many interests have not left.
+        var remaining = 0
+        var lastID = 0
+        var task: Task<Void, Never>?
+        /// Whether every caller left before the outcome: the work is cancelled.
+        var isAbandoned = false
+
+        mutating func newID() -> Int {
+            lastID += 1
+            return lastID
+        }
+    }
+
+    private let state: Locked<State>
+    /// Runs once the fetch is over — ended or abandoned — to forget it where it was
+    /// found by others: its table.
+    private let over: (@Sendable (Fetch) -> Void)?
+
+    /// The number of the interest a fetch starts with.
+    static let firstInterest = 1
+
+    /// A fetch with one interest, ``firstInterest``, whose work starts with
+    /// ``run(progress:_:)``.
+    private init(over: (@Sendable (Fetch) -> Void)?, discarded: (@Sendable () -> Void)?) {
+        var state = State()
+        state.interests[Self.firstInterest] = Interest(discarded: discarded)
+        state.remaining = 1
+        state.lastID = Self.firstInterest
+        self.state = Locked(state)
+        self.over = over
+    }
+
+    /// Starts `work` as a fetch of its own, which nobody else can join, for one caller.
+    ///
+    /// - Parameters:
+    ///   - progress: Receives the transfer's progress; by default, the observer of the
+    ///     calling task, if any.
+    ///   - discarded: Runs when the work ends after the caller left.
+    ///   - work: What to run.
+    /// - Returns: The caller's interest.
+    package static func start<Output: Sendable>(
+        progress: TransferProgress.Handler? = nil,
+        discarded: (@Sendable () -> Void)? = nil,
+        _ work: @escaping @Sendable () async -> Output
+    ) -> FetchInterest<Output> {
+        let fetch = Fetch(over: nil, discarded: discarded)
+        fetch.run(progress: progress, work)
+        return FetchInterest(fetch: fetch, id: firstInterest)
+    }
+
+    /// A fetch of a table, which `over` forgets once it is over, with its first
+    /// interest (``firstInterest``); its work starts with ``run(progress:_:)``.
+    static func joinable(
+        over: @escaping @Sendable (Fetch) -> Void,
+        discarded: (@Sendable () -> Void)?
+    ) -> Fetch {
+        Fetch(over: over, discarded: discarded)
+    }
+
+    /// Runs `work` in a task of its own, which keeps the calling task's task-locals and
+    /// observes progress with `progress` when given, and hands its outcome to every
+    /// interest.
+    func run<Output: Sendable>(
+        progress: TransferProgress.Handler?,
+        _ work: @escaping @Sendable () async -> Output
+    ) {
+        let task = Task { [self] in
+            let outcome =
+                if let progress {
+                    await TransferProgress.observing(progress) { await work() }
+                } else {
+                    await work()
+                }
+            deliver(outcome)
+        }
+        let abandoned = state.withLock { state in
+            state.task = task
+            return state.isAbandoned
+        }
+        if abandoned {
+            task.cancel()
+        }
+    }
+
+    /// Counts a new interest; `nil` when the fetch is over and can be joined no more.
+    func addInterest(discarded: (@Sendable () -> Void)?) -> Int? {
+        state.withLock { state in
+            guard state.outcome == nil, !state.isAbandoned else { return nil }
+            let id = state.newID()
+            state.interests[id] = Interest(discarded: discarded)
+            state.remaining += 1
+            return id
+        }
+    }
+
+    /// How many callers want the outcome.
+    var interestCount: Int { state.withLock { $0.remaining } }
+
+    /// Cancels the work: every caller gets what the work makes of its cancellation.
+    func cancel() {
+        state.withLock { $0.task }?.cancel()
+    }
+
+    /// Hands `outcome` to every caller still interested, and tells those that left.
+    private func deliver(_ outcome: any Sendable) {
+        let (waiters, discarded) = state.withLock { state in
+            state.outcome = outcome
+            var waiters: [Waiter] = []
+            var discarded: [@Sendable () -> Void] = []
+            for (id, interest) in state.interests {
+                if interest.hasLeft {
+                    discarded += interest.discarded.map { [$0] } ?? []
+                } else {
+                    waiters += interest.waiters
+                }
+                state.interests[id] = Interest(hasLeft: interest.hasLeft)
+            }
+            return (waiters, discarded)
+        }
+        over?(self)
+        for waiter in waiters {
+            waiter.resume(returning: outcome)
+        }
+        for discarded in discarded {
+            discarded()
+        }
+    }
+
+    /// Waits for the outcome on behalf of interest `id`; `nil` once it left. With
+    /// `onCancel`, the waiting task's cancellation runs it, then the interest leaves.
+    func wait(
+        _ id: Int,
+        onCancel: (@Sendable () -> Void)?
+    ) async -> (any Sendable)? {
+        await withTaskCancellationHandler {
+            await withUnsafeContinuation { (continuation: Waiter) in
+                let ready: (any Sendable)?? = state.withLock { state in
+                    guard let interest = state.interests[id], !interest.hasLeft else {
+                        return .some(nil)
+                    }
+                    if let outcome = state.outcome {
+                        return .some(outcome)
+                    }
+                    state.interests[id]?.waiters.append(continuation)
+                    return nil
+                }
+                if let ready {
+                    continuation.resume(returning: ready)
+                }
+            }
+        } onCancel: {
+            guard let onCancel else { return }
+            onCancel()
+            leave(id)
+        }
+    }
+
+    /// Takes interest `id` out: its waits end with `nil`; the last one out abandons
+    /// the fetch and cancels its work.
+    func leave(_ id: Int) {
+        let (waiters, task, abandoned) = state.withLock { state in
+            guard let interest = state.interests[id], !interest.hasLeft else {
+                return ([Waiter](), Task<Void, Never>?.none, false)
+            }
+            state.interests[id] = Interest(discarded: interest.discarded, hasLeft: true)
+            state.remaining -= 1
+            guard state.remaining == 0, state.outcome == nil else {
+                return (interest.waiters, nil, false)
+            }
+            state.isAbandoned = true
+            return (interest.waiters, state.task, true)
+        }
+        for waiter in waiters {
+            waiter.resume(returning: nil)
+        }
+        if abandoned {
+            over?(self)
+            task?.cancel()
+        }
+    }
+}
+
+/// A caller's interest in a ``Fetch``: it waits for the outcome, or leaves.
+///
+/// ```swift
+/// let interest = webservice.interest(in: resource, identity: identity)
+/// let fetched = await interest.wait(onCancel: {})  // nil: the caller left
+/// interest.leave()
+/// ```
+package struct FetchInterest<Output: Sendable>: Sendable {
+    let fetch: Fetch
+    let id: Int
+
+    /// Waits for the outcome; `nil` once the caller left. With `onCancel`, the waiting
+    /// task's cancellation runs it, then the caller leaves and the wait ends at once;
+    /// without, the wait goes on whatever happens to the task.
+    ///
+    /// - Parameter onCancel: What the waiting task's cancellation does first.
+    /// - Returns: The outcome, or `nil`.
+    package func wait(onCancel: (@Sendable () -> Void)?) async -> Output? {
+        await fetch.wait(id, onCancel: onCancel) as? Output
+    }
+
+    /// Leaves the fetch: every wait of this interest ends with `nil`, now and later;
+    /// the work is cancelled when no other caller wants it.
+    package func leave() {
+        fetch.leave(id)
+    }
+}

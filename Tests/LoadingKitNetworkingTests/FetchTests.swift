@@ -1,0 +1,137 @@
+import Foundation
+import LoadingKitTesting
+import Testing
+
+@testable import LoadingKitNetworking
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A resource's one fetch: a load decided while it is in flight shares it, whenever
+/// the load's waiting begins; a caller that leaves returns at once; nothing is kept
+/// once the fetch is over. Over real `URLSession` against a loopback server where a
+/// request is counted.
+@Suite("The one fetch of a resource", .timeLimit(.minutes(10)))
+struct FetchTests {
+    let server: LoopbackServer
+    let webservice = Webservice(transport: URLSessionTransport())
+    let latest = Locked(1)
+
+    init() throws {
+        server = try LoopbackServer()
+        server.route("/episodes/1") { [latest] _ in
+            .json(Episode(id: 1, title: "Take \(latest.withLock { $0 })"))
+        }
+    }
+
+    private var episode: Resource<Episode> { Resource(url: server.url("/episodes/1")) }
+
+    /// A loader's decision to load the episode now: its interest in the fetch.
+    private func decide() -> FetchInterest<Result<Fetched<Episode>, WebserviceError>> {
+        webservice.interest(in: episode, identity: episode.identity, progress: nil, discarded: nil)
+    }
+
+    @Test(
+        "a load decided while an identical request is in flight shares it, waited for after it ended"
+    )
+    func decidedDuringRequestShares() async throws {
+        let gate = MockTransport.Gate()
+        let mock = MockTransport()
+        mock.respond(to: "/episodes/1", with: .json(Episode(id: 1, title: "Take 1")), after: gate)
+        let webservice = Webservice(transport: mock)
+        let resource = Resource<Episode>(url: URL(string: "https://api.example.com/episodes/1")!)
+        let other = Task { try await webservice.load(resource) }
+        await gate.waitForArrivals()
+        let decided = webservice.interest(
+            in: resource,
+            identity: resource.identity,
+            progress: nil,
+            discarded: nil
+        )
+        gate.open()
+        #expect(try await other.value.title == "Take 1")
+        // The request ended before the decided load began to wait: it shares it anyway.
+        #expect(try await decided.wait(onCancel: nil)?.get().value.title == "Take 1")
+        #expect(mock.requests.count == 1)
+    }
+
+    @Test("a load decided after an identical request ended sends its own")
+    func decidedAfterSendsRequest() async throws {
+        _ = try await webservice.load(episode)
+        latest.withLock { $0 += 1 }
+        let fetched = try #require(await decide().wait(onCancel: nil)).get()
+        #expect(fetched.value.title == "Take 2")
+        #expect(server.requestCount(for: "/episodes/1") == 2)
+    }
+
+    @Test("a caller that leaves returns at once; the fetch goes on for the others")
+    func leaverReturnsAtOnce() async throws {
+        let gate = MockTransport.Gate()
+        let mock = MockTransport()
+        mock.respond(to: "/episodes/1", with: .json(Episode(id: 1, title: "Take 1")), after: gate)
+        let webservice = Webservice(transport: mock)
+        let resource = Resource<Episode>(url: URL(string: "https://api.example.com/episodes/1")!)
+        let other = Task { try await webservice.load(resource) }
+        await gate.waitForArrivals()
+        let leaver = Task { try await webservice.load(resource) }
+        while webservice.sharedCallers < 2 {
+            await Task.yield()
+        }
+        leaver.cancel()
+        await #expect(throws: WebserviceError.cancelled) { try await leaver.value }
+        #expect(webservice.sharedCallers == 1)
+        gate.open()
+        #expect(try await other.value.title == "Take 1")
+        #expect(mock.requests.count == 1)
+    }
+
+    @Test("200,000 loads that left their fetch as it was sent leave nothing behind")
+    func leftFetchesLeaveNothing() async throws {
+        let transport = HoldingTransport()
+        let webservice = Webservice(transport: transport)
+        let resource = Resource<Episode>(url: URL(string: "https://api.example.com/episodes/1")!)
+        for _ in 0..<200_000 {
+            let arrived = AsyncStream<Void>.makeStream()
+            let released = AsyncStream<Void>.makeStream()
+            let over = AsyncStream<Void>.makeStream()
+            transport.next.withLock { $0 = (arrived.continuation, released.stream) }
+            let interest = webservice.interest(
+                in: resource,
+                identity: resource.identity,
+                progress: nil,
+                discarded: { over.continuation.finish() }
+            )
+            for await _ in arrived.stream {}
+            interest.leave()
+            released.continuation.finish()
+            for await _ in over.stream {}
+        }
+        #expect(transport.sent.withLock { $0 } == 200_000)
+        #expect(webservice.requestsInFlight == 0)
+        #expect(webservice.sharedCallers == 0)
+    }
+}
+
+/// A transport that tells the test its request arrived, answers with an episode once
+/// the test releases it, and counts what was sent.
+private final class HoldingTransport: Transport {
+    let next = Locked<(arrived: AsyncStream<Void>.Continuation, released: AsyncStream<Void>)?>(nil)
+    let sent = Locked(0)
+
+    func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+        sent.withLock { $0 += 1 }
+        if let (arrived, released) = next.withLock({ $0 }) {
+            arrived.finish()
+            for await _ in released {}
+        }
+        let body = Data(#"{"id":1,"title":"Pilot"}"#.utf8)
+        let response = HTTPURLResponse(
+            url: request.url!,
+            statusCode: 200,
+            httpVersion: "HTTP/1.1",
+            headerFields: [:]
+        )!
+        return (body, response)
+    }
+}
