@@ -220,10 +220,10 @@ struct SharedValuesTests {
         task.cancel()
         // The load stays current until its waiting task reports the cancellation, a
         // main-actor turn later: the window this test is about.
-        while screen.loading.awaitedFlight != nil {
+        while screen.loading.awaitedOperation != nil {
             await Task.yield()
         }
-        try #require(screen.loading.currentFlight != nil)
+        try #require(screen.loading.currentOperation != nil)
         let store = webservice.store
         let identity = resource("/posts").identity
         _ = store.store(

@@ -107,12 +107,12 @@ public final class LoadingContainer<Value: Sendable, Content>: Loading {
         if let existing = core.existingLoad(for: policy, of: nil, for: self) {
             return existing
         }
-        let operation = self.operation
-        let flight = core.run(core.activity(for: policy), for: self) {
-            try await operation()
+        let load = self.operation
+        let operation = core.run(core.activity(for: policy), for: self) {
+            try await load()
         } apply: { container, value in
             try container.loading.applyLoaded(value, for: container)
         }
-        return .started(flight)
+        return .started(operation)
     }
 }

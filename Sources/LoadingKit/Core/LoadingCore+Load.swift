@@ -5,7 +5,7 @@ import LoadingKitNetworking
 /// clears the previous one's), **run** (off the main actor, as the screen's interest in
 /// a ``Fetch`` — the resource's one fetch for a plain load, a fetch of its own for
 /// pages and refreshes — left when superseded), **complete** (main actor, in whoever
-/// waits for the flight: superseded or cancelled ends untouched, a failure keeps the
+/// waits for the operation: superseded or cancelled ends untouched, a failure keeps the
 /// content) and **apply** (main actor: validate, configure, record, report).
 ///
 /// The protocols' default implementations drive it, passing the screen; refinements
@@ -63,7 +63,7 @@ extension LoadingCore {
         subscribe(to: fetchedIdentity, for: loader)
         let request = policy.ignoresCache ? resource.ignoringCache() : resource
         let webservice = loader.webservice
-        let flight = run(
+        let operation = run(
             switched ? .loading : activity(for: policy),
             identity: identity,
             forAnotherResource: switched,
@@ -81,7 +81,7 @@ extension LoadingCore {
         } apply: { loader, fetched in
             try apply(loader, fetched)
         }
-        return .started(flight)
+        return .started(operation)
     }
 
     /// What `policy` makes of the current state for a load of `identity`: `.skipped`
@@ -94,7 +94,7 @@ extension LoadingCore {
         for loader: some Loading<Value>
     ) -> LoadStart? {
         guard policy.kind == .ifNeeded else { return nil }
-        if let inFlight = currentFlight {
+        if let inFlight = currentOperation {
             let resource = inFlight.identity ?? stateIdentity
             return resource == identity ? .joined(inFlight) : nil
         }
@@ -114,7 +114,7 @@ extension LoadingCore {
         fetch: @escaping @Sendable () async throws -> Output,
         apply: @escaping @MainActor (Loader, Output) throws -> Void,
         recordFailure: (@MainActor (Loader, LoadingError) -> Void)? = nil
-    ) -> LoadFlight where Loader.ResourceType == Value {
+    ) -> LoadOperation where Loader.ResourceType == Value {
         run(
             activity,
             identity: identity,
@@ -134,7 +134,7 @@ extension LoadingCore {
     }
 
     /// Runs the screen's interest in a fetch, which `start` makes, as its one operation
-    /// in flight, superseding any other; whoever waits for the flight then completes it
+    /// in flight, superseding any other; whoever waits for the operation then completes it
     /// on the main actor — unless a newer operation, a cancellation or the screen's
     /// release came first. The race-freedom argument is in
     /// `LoadingCore+Operations.swift`.
@@ -164,8 +164,8 @@ extension LoadingCore {
         ) -> FetchInterest<Result<Output, Failure>>,
         apply: @escaping @MainActor (Loader, Output) throws -> Void,
         recordFailure: (@MainActor (Loader, LoadingError) -> Void)? = nil
-    ) -> LoadFlight where Loader.ResourceType == Value {
-        if loader.webservice.isMonitored, let superseded = currentFlight {
+    ) -> LoadOperation where Loader.ResourceType == Value {
+        if loader.webservice.isMonitored, let superseded = currentOperation {
             report(.superseded, about: superseded.identity, for: loader)
         }
         let generation = begin()
@@ -188,7 +188,7 @@ extension LoadingCore {
             : nil
         let interest = start(relay.report, discarded)
         weak let awaited = self
-        let flight = LoadFlight(generation: generation, identity: identity) {
+        let operation = LoadOperation(generation: generation, identity: identity) {
             interest.leave()
         } finish: { [weak loader] propagatingCancellation in
             // Marking the operation before leaving the fetch makes a value that arrives
@@ -214,8 +214,8 @@ extension LoadingCore {
                 recordFailure: recordFailure
             )
         }
-        attach(flight)
-        return flight
+        attach(operation)
+        return operation
     }
 
     // MARK: - 3. Complete

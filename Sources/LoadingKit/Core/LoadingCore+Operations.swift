@@ -4,23 +4,24 @@ import LoadingKitNetworking
 /// core's one lock.
 ///
 /// Why no outcome is applied twice, late or after a cancellation: an operation is
-/// applied only after ``end(_:)`` cleared its flight under the lock, so one waiter of
-/// the flight wins. A newer operation (``begin()``) or a cancellation (``cancel()``)
+/// applied only after ``end(_:)`` cleared it under the lock, so one waiter of the
+/// operation wins. A newer operation (``begin()``) or a cancellation (``cancel()``)
 /// replaces the generation under the same lock, so a value that arrives later finds
-/// its operation over; then the flight's waits end at once (``LoadFlight/cancel``), and
-/// each finds it over. A cancelled awaiting task marks its generation
-/// (``cancelAwaited(_:)``, from any thread) before the fetch is cancelled, so its value,
-/// whenever it arrives, ends as a cancellation. `deinit` cancels the flight through
-/// the same cell: the screen is gone. A page asked for while a flight is current waits
-/// in the same cell and starts once the flight has been applied (``startDeferredPages()``);
-/// a cancellation drops it, and `deinit` ends its waiters.
+/// its operation over; then the operation's waits end at once
+/// (``LoadOperation/cancel``), and each finds it over. A cancelled awaiting task marks
+/// its generation (``cancelAwaited(_:)``, from any thread) before the fetch is left, so
+/// its value, whenever it arrives, ends as a cancellation. `deinit` cancels the
+/// operation through the same cell: the screen is gone. A page asked for while an
+/// operation is current waits in the same cell and starts once the operation has been
+/// applied (``startDeferredPages()``); a cancellation drops it, and `deinit` ends its
+/// waiters.
 extension LoadingCore {
     /// What the lock guards.
-    struct Flights: Sendable {
+    struct Guarded: Sendable {
         var generation: UInt64 = 0
-        var flight: LoadFlight?
-        /// Whether the current flight's awaiting task was cancelled.
-        var flightCancelled = false
+        var operation: LoadOperation?
+        /// Whether the current operation's awaiting task was cancelled.
+        var isAwaitCancelled = false
         var nextObserverID = 0
         var observers: [Int: Observer] = [:]
         /// Pages asked for while a load was in flight, to start once none is.
@@ -47,31 +48,31 @@ extension LoadingCore {
 
     /// Makes a new operation current, cancelling the one before; returns its number.
     func begin() -> UInt64 {
-        let (generation, previous) = flights.withLock { flights in
-            flights.generation += 1
-            flights.flightCancelled = false
-            defer { flights.flight = nil }
-            return (flights.generation, flights.flight)
+        let (generation, previous) = guarded.withLock { guarded in
+            guarded.generation += 1
+            guarded.isAwaitCancelled = false
+            defer { guarded.operation = nil }
+            return (guarded.generation, guarded.operation)
         }
         previous?.cancel()
         return generation
     }
 
-    /// Records the flight of the current operation, unless a newer one began.
-    func attach(_ flight: LoadFlight) {
-        let stale = flights.withLock { flights in
-            guard flights.generation == flight.generation else { return true }
-            flights.flight = flight
+    /// Records the current operation, unless a newer one began.
+    func attach(_ operation: LoadOperation) {
+        let stale = guarded.withLock { guarded in
+            guard guarded.generation == operation.generation else { return true }
+            guarded.operation = operation
             return false
         }
         if stale {
-            flight.cancel()
+            operation.cancel()
         }
     }
 
     /// Whether operation `generation` is still the current one.
     func isCurrent(_ generation: UInt64) -> Bool {
-        flights.withLock { $0.generation == generation }
+        guarded.withLock { $0.generation == generation }
     }
 
     /// How an operation ended, for whoever waited for it.
@@ -87,20 +88,20 @@ extension LoadingCore {
     /// Ends operation `generation`, so that its outcome is applied or its
     /// cancellation reported exactly once.
     func end(_ generation: UInt64) -> Ending {
-        flights.withLock { flights in
-            guard flights.generation == generation, flights.flight?.generation == generation
+        guarded.withLock { guarded in
+            guard guarded.generation == generation, guarded.operation?.generation == generation
             else { return .over }
-            flights.flight = nil
-            return flights.flightCancelled ? .cancelled : .current
+            guarded.operation = nil
+            return guarded.isAwaitCancelled ? .cancelled : .current
         }
     }
 
     /// Records that the task awaiting operation `generation` was cancelled, so that its
     /// outcome is never applied, whenever it arrives. Called from any thread.
     nonisolated func cancelAwaited(_ generation: UInt64) {
-        flights.withLock { flights in
-            if flights.generation == generation {
-                flights.flightCancelled = true
+        guarded.withLock { guarded in
+            if guarded.generation == generation {
+                guarded.isAwaitCancelled = true
             }
         }
     }
@@ -108,34 +109,34 @@ extension LoadingCore {
     /// Cancels the current operation, so that its outcome is never applied; returns
     /// whether one was in flight.
     func cancel() -> Bool {
-        let flight = flights.withLock { flights in
-            flights.generation += 1
-            defer { flights.flight = nil }
-            return flights.flight
+        let operation = guarded.withLock { guarded in
+            guarded.generation += 1
+            defer { guarded.operation = nil }
+            return guarded.operation
         }
-        flight?.cancel()
-        return flight != nil
+        operation?.cancel()
+        return operation != nil
     }
 
     /// The current operation, if one is in flight.
-    var currentFlight: LoadFlight? { flights.withLock { $0.flight } }
+    var currentOperation: LoadOperation? { guarded.withLock { $0.operation } }
 
     /// The current operation, if one is in flight and its awaiting task was not
     /// cancelled: the load whose outcome will be applied.
-    var awaitedFlight: LoadFlight? {
-        flights.withLock { $0.flightCancelled ? nil : $0.flight }
+    var awaitedOperation: LoadOperation? {
+        guarded.withLock { $0.isAwaitCancelled ? nil : $0.operation }
     }
 
     // MARK: - Deferred pages
 
     /// Holds `page` until the load in flight has ended.
     func hold(_ page: DeferredPage) {
-        flights.withLock { $0.deferredPages.append(page) }
+        guarded.withLock { $0.deferredPages.append(page) }
     }
 
     /// The page held toward `direction`, if one is.
     func deferredPage(toward direction: PageDirection) -> DeferredPage? {
-        flights.withLock { $0.deferredPages.first { $0.direction == direction } }
+        guarded.withLock { $0.deferredPages.first { $0.direction == direction } }
     }
 
     /// Starts the pages held, in the order they were asked for: the load they waited
@@ -156,9 +157,9 @@ extension LoadingCore {
     }
 
     private func takeDeferredPages() -> [DeferredPage] {
-        flights.withLock { flights in
-            defer { flights.deferredPages = [] }
-            return flights.deferredPages
+        guarded.withLock { guarded in
+            defer { guarded.deferredPages = [] }
+            return guarded.deferredPages
         }
     }
 
@@ -171,14 +172,14 @@ extension LoadingCore {
             of: LoadingState<Value>.self,
             bufferingPolicy: .unbounded
         )
-        let id = flights.withLock { flights in
-            defer { flights.nextObserverID += 1 }
-            flights.observers[flights.nextObserverID] = observer
-            return flights.nextObserverID
+        let id = guarded.withLock { guarded in
+            defer { guarded.nextObserverID += 1 }
+            guarded.observers[guarded.nextObserverID] = observer
+            return guarded.nextObserverID
         }
-        let flights = self.flights
+        let guarded = self.guarded
         observer.onTermination = { _ in
-            flights.withLock { _ = $0.observers.removeValue(forKey: id) }
+            guarded.withLock { _ = $0.observers.removeValue(forKey: id) }
         }
         observer.yield(current)
         return stream
@@ -186,7 +187,7 @@ extension LoadingCore {
 
     /// Sends the current state to every observer.
     func broadcast() {
-        let observers = flights.withLock { $0.observers.isEmpty ? [] : Array($0.observers.values) }
+        let observers = guarded.withLock { $0.observers.isEmpty ? [] : Array($0.observers.values) }
         guard !observers.isEmpty else { return }
         let state = current
         for observer in observers {
@@ -198,24 +199,24 @@ extension LoadingCore {
 /// One operation of a loader in flight: its fetch, running off the main actor, and
 /// how to apply what it fetched.
 ///
-/// Whoever waits for the flight applies its outcome when it resumes — the caller of
+/// Whoever waits for the operation applies its outcome when it resumes — the caller of
 /// an async load, a joiner, or the task of a load started without waiting — and the
 /// first of them to resume wins. So an awaited load costs one hop to the main actor.
-struct LoadFlight: Sendable {
+struct LoadOperation: Sendable {
     /// The number of the operation; only the current one may be applied.
     let generation: UInt64
     /// The resource whose value the operation makes the content, when it replaces
     /// the content; `nil` for a refresh or a next page. Only a load of the same
     /// resource joins it.
     let identity: ResourceIdentity?
-    /// Cancels the fetch and ends every wait for it, once the operation is no longer
+    /// Leaves the fetch and ends every wait for it, once the operation is no longer
     /// current: a newer one began, it was cancelled or the screen is gone.
     let cancel: @Sendable () -> Void
     /// Waits for the fetch's outcome and applies it if the operation is still current;
     /// returns at once when the operation ends another way (``cancel``). With
-    /// `propagatingCancellation`, cancelling the waiting task cancels the fetch and
-    /// ends every wait at once, those of the loads that joined it included. A fetch that leads a request other screens share goes on
-    /// for them either way.
+    /// `propagatingCancellation`, cancelling the waiting task leaves the fetch and ends
+    /// every wait at once, those of the loads that joined it included. A fetch other
+    /// screens share goes on for them either way.
     let finish: @MainActor @Sendable (_ propagatingCancellation: Bool) async -> Void
 }
 
@@ -224,9 +225,9 @@ enum LoadStart: Sendable {
     /// Nothing to do: the policy found the content good enough.
     case skipped
     /// A load already in flight serves the request.
-    case joined(LoadFlight)
+    case joined(LoadOperation)
     /// A new load started.
-    case started(LoadFlight)
+    case started(LoadOperation)
     /// A page that starts when the load in flight has ended.
     case deferred(DeferredPage)
 
@@ -237,8 +238,8 @@ enum LoadStart: Sendable {
     func finish() async {
         switch self {
         case .skipped: return
-        case .joined(let flight): await flight.finish(false)
-        case .started(let flight): await flight.finish(true)
+        case .joined(let operation): await operation.finish(false)
+        case .started(let operation): await operation.finish(true)
         case .deferred(let page): await page.started().finish()
         }
     }

@@ -15,12 +15,12 @@ extension LoadingCore {
         after wait: Duration? = nil
     ) where Loader.ResourceType == Value {
         guard let interval = loader.revalidationInterval,
-            !flights.withLock({ $0.isPollingPaused })
+            !guarded.withLock({ $0.isPollingPaused })
         else { return }
         let clock = loader.loadingClock
-        let number = flights.withLock { flights in
-            flights.pollNumber += 1
-            return flights.pollNumber
+        let number = guarded.withLock { guarded in
+            guarded.pollNumber += 1
+            return guarded.pollNumber
         }
         let poll = Task { @MainActor [weak self, weak loader] in
             do {
@@ -29,10 +29,10 @@ extension LoadingCore {
                 return
             }
             guard let self, let loader,
-                flights.withLock({ flights in
+                guarded.withLock({ guarded in
                     // Still the core's wait, which now has none; else replaced since.
-                    guard flights.pollNumber == number else { return false }
-                    flights.poll = nil
+                    guard guarded.pollNumber == number else { return false }
+                    guarded.poll = nil
                     return true
                 })
             else { return }
@@ -55,9 +55,9 @@ extension LoadingCore {
             }
             _ = Loader.loadingLifecycle.reload(loader, .background)?.task
         }
-        flights.withLock { flights in
+        guarded.withLock { guarded in
             // Paused while the task was made: it never waits.
-            flights.poll.replace(with: flights.isPollingPaused ? nil : poll)
+            guarded.poll.replace(with: guarded.isPollingPaused ? nil : poll)
         }
     }
 
@@ -66,7 +66,7 @@ extension LoadingCore {
     /// that another screen loaded, is revalidated on its interval too.
     func skip<Loader: Loading>(for loader: Loader) where Loader.ResourceType == Value {
         report(.skipped, for: loader)
-        if flights.withLock({ $0.poll == nil }) {
+        if guarded.withLock({ $0.poll == nil }) {
             schedulePoll(for: loader)
         }
     }
@@ -74,16 +74,16 @@ extension LoadingCore {
     /// Cancels the wait before the next revalidation and starts none until
     /// ``resumePolling()``: the screen's view is gone.
     func pausePolling() {
-        flights.withLock { flights in
-            flights.isPollingPaused = true
-            flights.pollNumber += 1
-            flights.poll.replace(with: nil)
+        guarded.withLock { guarded in
+            guarded.isPollingPaused = true
+            guarded.pollNumber += 1
+            guarded.poll.replace(with: nil)
         }
     }
 
     /// Lets revalidations wait again: the screen's view is back.
     func resumePolling() {
-        flights.withLock { $0.isPollingPaused = false }
+        guarded.withLock { $0.isPollingPaused = false }
     }
 }
 

@@ -85,16 +85,16 @@ public final class LoadingCore<Value: Sendable>: Observable {
     /// The one cell that other threads touch: the operation in flight, which a
     /// cancellation handler marks and `deinit` cancels, and the observers, whose
     /// streams end from any thread. Only `LoadingCore+Operations.swift` uses it.
-    let flights = Locked(Flights())
+    let guarded = Locked(Guarded())
 
     /// A core with the unloaded state and nothing in flight.
     public nonisolated init() {}
 
     deinit {
-        let (flight, observers, pages, poll) = flights.withLock {
-            ($0.flight, Array($0.observers.values), $0.deferredPages, $0.poll)
+        let (operation, observers, pages, poll) = guarded.withLock {
+            ($0.operation, Array($0.observers.values), $0.deferredPages, $0.poll)
         }
-        flight?.cancel()
+        operation?.cancel()
         poll?.cancel()
         for page in pages {
             page.abandon()

@@ -142,7 +142,7 @@ extension Paginating {
         let head = resource(forPage: cursor)
         let webservice = self.webservice
         let core = loading
-        let flight = core.run(core.activity(for: policy), identity: identity, for: self) {
+        let operation = core.run(core.activity(for: policy), identity: identity, for: self) {
             [weak self] in
             var pages: [Fetched<Page<ResourceType.Element, Cursor>>] = []
             var resource = policy.ignoresCache ? head.ignoringCache() : head
@@ -171,7 +171,7 @@ extension Paginating {
         } apply: { loader, pages in
             try loader.applyPages(pages, from: cursor)
         }
-        return .started(flight)
+        return .started(operation)
     }
 
     /// Starts the page before or after the content; holds it while a load other than
@@ -186,13 +186,13 @@ extension Paginating {
         let pagination = self.pagination
         // Before the first page shows, a page waits for the list's load in flight, and
         // is refused without one.
-        guard core.current.content != nil || core.currentFlight != nil,
+        guard core.current.content != nil || core.currentOperation != nil,
             core.stateIdentity == listIdentity(of: resource(forPage: nil))
         else {
             core.report(.pageRefused, for: self)
             return .skipped
         }
-        if core.currentFlight != nil,
+        if core.currentOperation != nil,
             core.current.content == nil || (activity != .idle && activity != .reloading)
         {
             // The list is loading its first page, refreshing or getting the other end:
@@ -224,7 +224,7 @@ extension Paginating {
                 ? shown.flatMap { $0.dropFirst(max(0, $0.count - 1)).first } : shown?.first,
             identifier: Self.identifier
         )
-        let flight = core.run(loading, for: self) { [weak self] in
+        let operation = core.run(loading, for: self) { [weak self] in
             let page = try await webservice.fetch(resource, notifies: false).value
             return try await gap.closing(after: page, toward: direction) { cursor in
                 guard
@@ -244,7 +244,7 @@ extension Paginating {
             case .previous: loader.changePagination { $0.previousPageError = error }
             }
         }
-        return .started(flight)
+        return .started(operation)
     }
 
     /// Records whether a page toward `direction` waits for the load in flight.

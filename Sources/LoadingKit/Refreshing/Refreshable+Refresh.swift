@@ -56,7 +56,7 @@ private enum RefreshStep<Loader: Loading>: Sendable {
 extension Refreshable {
     private func beginRefresh() -> LoadStart {
         let state = loadingState
-        if let inFlight = loading.currentFlight,
+        if let inFlight = loading.currentOperation,
             state.activity == .refreshing || (state.content == nil && state.activity == .loading)
         {
             return .joined(inFlight)
@@ -68,18 +68,18 @@ extension Refreshable {
         if !Self.loadingLifecycle.mergesAtHead(self),
             let replacement = Self.loadingLifecycle.replacement?(self)
         {
-            let flight = loading.run(.refreshing, for: self) {
+            let operation = loading.run(.refreshing, for: self) {
                 RefreshOutcome.replaced(try await replacement())
             } apply: { loader, outcome in
                 try loader.applyRefresh(outcome)
             }
-            return .started(flight)
+            return .started(operation)
         }
         let anchor = refreshAnchor(of: content)
         let first = refreshResource(newerThan: anchor)
         let webservice = self.webservice
         let limit = max(1, refreshPageLimit)
-        let flight = loading.run(.refreshing, for: self) { [weak self] in
+        let operation = loading.run(.refreshing, for: self) { [weak self] in
             var pages: [ResourceType] = []
             var head: ResponseSummary?
             var resource = first
@@ -112,7 +112,7 @@ extension Refreshable {
                 Self.loadingLifecycle.answered(loader, head)
             }
         }
-        return .started(flight)
+        return .started(operation)
     }
 
     private func beginFirstLoad() -> LoadStart {

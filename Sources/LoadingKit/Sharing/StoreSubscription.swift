@@ -39,7 +39,7 @@ final class StoreSubscription<Loader: Loading>: StoredValueObserver {
         guard let loader else { return }
         let core = loader.loading
         let awaited =
-            loader.loadingState.content == nil && core.awaitedFlight?.identity == identity
+            loader.loadingState.content == nil && core.awaitedOperation?.identity == identity
         guard core.mirrorsStoredValue || awaited else { return }
         loader.loading.show(entry, of: loader.webservice, for: loader)
     }

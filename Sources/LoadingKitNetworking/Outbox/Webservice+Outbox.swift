@@ -93,7 +93,7 @@ extension Webservice {
                 return .success(
                     try await fetch(
                         resource,
-                            retry: mutation.retry,
+                        retry: mutation.retry,
                         coalesces: false,
                         settlingWrites: false
                     )

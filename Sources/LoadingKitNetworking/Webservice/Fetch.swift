@@ -158,14 +158,17 @@ package final class Fetch: Sendable {
         }
     }
 
-    /// Waits for the outcome on behalf of interest `id`; `nil` once it left. With
-    /// `onCancel`, the waiting task's cancellation runs it, then the interest leaves.
+    /// Waits for the outcome on behalf of interest `id`, on the caller's actor — a
+    /// loader's wait is registered in its main-actor turn and resumed there with one
+    /// hop; `nil` once it left. With `onCancel`, the waiting task's cancellation runs
+    /// it, then the interest leaves.
     func wait(
         _ id: Int,
-        onCancel: (@Sendable () -> Void)?
+        onCancel: (@Sendable () -> Void)?,
+        isolation: isolated (any Actor)? = #isolation
     ) async -> (any Sendable)? {
         await withTaskCancellationHandler {
-            await withUnsafeContinuation { (continuation: Waiter) in
+            await withUnsafeContinuation(isolation: isolation) { (continuation: Waiter) in
                 let ready: (any Sendable)?? = state.withLock { state in
                     guard let interest = state.interests[id], !interest.hasLeft else {
                         return .some(nil)
@@ -227,9 +230,14 @@ package struct FetchInterest<Output: Sendable>: Sendable {
     /// task's cancellation runs it, then the caller leaves and the wait ends at once;
     /// without, the wait goes on whatever happens to the task.
     ///
-    /// - Parameter onCancel: What the waiting task's cancellation does first.
+    /// - Parameters:
+    ///   - onCancel: What the waiting task's cancellation does first.
+    ///   - isolation: The caller's actor, where the wait runs.
     /// - Returns: The outcome, or `nil`.
-    package func wait(onCancel: (@Sendable () -> Void)?) async -> Output? {
+    package func wait(
+        onCancel: (@Sendable () -> Void)?,
+        isolation: isolated (any Actor)? = #isolation
+    ) async -> Output? {
         await fetch.wait(id, onCancel: onCancel) as? Output
     }
 

@@ -3,7 +3,7 @@
 /// What tests read of the kit's internals, kept out of the production types.
 extension LoadingCore {
     /// How many observers of the states are registered.
-    var observerCount: Int { flights.withLock { $0.observers.count } }
+    var observerCount: Int { guarded.withLock { $0.observers.count } }
 }
 
 extension SharedValues {

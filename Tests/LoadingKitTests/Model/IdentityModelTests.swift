@@ -161,7 +161,7 @@ private struct SwitchRun {
             let kind = Kind.allCases[pick(Kind.allCases.count)]
             let policy = [LoadPolicy.ifNeeded, .ifNeeded, .force, .background][pick(4)]
             steps.append("screen \(index) loads \(kind) \(policy)")
-            let before = screen.loading.currentFlight?.generation
+            let before = screen.loading.currentOperation?.generation
             let configuredBefore = screen.configured.count
             let task = screen.startLoading(resource: resources[kind]!, policy: policy)
             tasks.append(task)
@@ -171,7 +171,7 @@ private struct SwitchRun {
                 progress.increment()
             }
             asked[index] = kind
-            if screen.loading.currentFlight?.generation != before {
+            if screen.loading.currentOperation?.generation != before {
                 starters[index] = task
                 cancelledLoads.remove(index)
             }

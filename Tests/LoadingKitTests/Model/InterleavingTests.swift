@@ -137,7 +137,7 @@ struct ModelRun {
     /// Starts an operation; one that sent a request becomes the current operation.
     private mutating func start(_ kind: ListOperation, _ operation: () -> LoadTask) async {
         guard let feed else { return }
-        let flight = { feed.loading.currentFlight?.generation }
+        let flight = { feed.loading.currentOperation?.generation }
         let deferred = { kind.isDeferred(on: feed) }
         let arrivals = transport.arrivals
         switch await tracker.start(operation, flight: flight, deferred: deferred, on: transport) {
@@ -191,7 +191,7 @@ struct ModelRun {
         let response = server.answer(request, outcome)
         let known = transport.pending.map(\.id).max() ?? id
         let arrivals = transport.arrivals
-        let flight = { [feed] in feed?.loading.currentFlight?.generation }
+        let flight = { [feed] in feed?.loading.currentOperation?.generation }
         transport.answer(id, with: response)
         let next = await tracker.settle(after: id, known: known, flight: flight, on: transport)
         let tasks = waiting.removeValue(forKey: id) ?? []
@@ -288,13 +288,13 @@ struct ModelRun {
         }
         let pagination = feed.pagination
         if pagination.isNextPageDeferred || pagination.isPreviousPageDeferred,
-            feed.loading.currentFlight == nil
+            feed.loading.currentOperation == nil
         {
             violations.append("a page held with nothing in flight")
         }
-        if feed.loadingState.isLoading != (feed.loading.currentFlight != nil) {
+        if feed.loadingState.isLoading != (feed.loading.currentOperation != nil) {
             violations.append(
-                "activity \(feed.loadingState.activity) but flight \(String(describing: feed.loading.currentFlight?.generation))"
+                "activity \(feed.loadingState.activity) but flight \(String(describing: feed.loading.currentOperation?.generation))"
             )
         }
     }

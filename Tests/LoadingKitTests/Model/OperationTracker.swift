@@ -188,7 +188,7 @@ struct HeldPageView {
         isNextHeld = feed.pagination.isNextPageDeferred
         isPreviousHeld = feed.pagination.isPreviousPageDeferred
         activity = feed.loadingState.activity
-        flight = feed.loading.currentFlight?.generation
+        flight = feed.loading.currentOperation?.generation
     }
 }
 

@@ -111,7 +111,7 @@ private struct WindowRun {
     /// Starts an operation; one that sent a request is watched until it ends.
     private mutating func start(_ kind: ListOperation, _ operation: () -> LoadTask) async {
         let feed = self.feed
-        let flight = { feed.loading.currentFlight?.generation }
+        let flight = { feed.loading.currentOperation?.generation }
         let deferred = { kind.isDeferred(on: feed) }
         let arrivals = transport.arrivals
         switch await tracker.start(operation, flight: flight, deferred: deferred, on: transport) {
@@ -129,7 +129,7 @@ private struct WindowRun {
         let known = transport.pending.map(\.id).max() ?? id
         let arrivals = transport.arrivals
         let feed = self.feed
-        let flight = { feed.loading.currentFlight?.generation }
+        let flight = { feed.loading.currentOperation?.generation }
         transport.answer(id, with: server.answer(request, fails: fails))
         let next = await tracker.settle(after: id, known: known, flight: flight, on: transport)
         let tasks = waiting.removeValue(forKey: id) ?? []
