@@ -86,6 +86,51 @@ struct FetchTests {
         #expect(mock.requests.count == 1)
     }
 
+    @Test(
+        "a fetch only an abandoned load's work wants is not joined: a load decided now sends anew"
+    )
+    func abandonedWorkIsNotJoined() async throws {
+        let gate = MockTransport.Gate(honorsCancellation: false)
+        let mock = MockTransport()
+        mock.respond(to: "/episodes/1", with: .json(Episode(id: 1, title: "Take 1")), after: gate)
+        mock.respond(to: "/episodes/1", with: .json(Episode(id: 1, title: "Take 2")), after: gate)
+        let webservice = Webservice(transport: mock)
+        let resource = Resource<Episode>(url: URL(string: "https://api.example.com/episodes/1")!)
+        let paused = Locked<CheckedContinuation<Void, Never>?>(nil)
+        let pausing = AsyncStream<Void>.makeStream()
+        // A page's or refresh's work: it joins the episode's fetch, and its thread is
+        // paused before it waits — so it has not seen its load's cancellation yet.
+        let abandoned = Fetch.start { () async -> Bool in
+            let interest = webservice.interest(
+                in: resource,
+                identity: resource.identity,
+                progress: nil,
+                discarded: nil
+            )
+            await withCheckedContinuation { continuation in
+                paused.withLock { $0 = continuation }
+                pausing.continuation.finish()
+            }
+            interest.leave()
+            return true
+        }
+        for await _ in pausing.stream {}
+        await gate.waitForArrivals()
+        abandoned.leave()
+        let decided = webservice.interest(
+            in: resource,
+            identity: resource.identity,
+            progress: nil,
+            discarded: nil
+        )
+        try #require(webservice.sharedCallers == 1, "the new load joined a fetch nobody wants")
+        await gate.waitForArrivals(2)
+        gate.open()
+        #expect(try await decided.wait(onCancel: nil)?.get().value.title == "Take 2")
+        paused.withLock { $0 }?.resume()
+        #expect(mock.requests.count == 2)
+    }
+
     @Test("200,000 loads that left their fetch as it was sent leave nothing behind")
     func leftFetchesLeaveNothing() async throws {
         let transport = HoldingTransport()

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// One fetch in flight: its work, in a task of its own, and the interests of the
 /// callers that want its outcome. Every wait ends at once when its caller leaves; the
 /// work is cancelled when the last interested caller has left, and goes on while one
@@ -25,6 +27,13 @@ package final class Fetch: Sendable {
         /// Runs when the fetch ends after the caller left: what it brought is dropped.
         var discarded: (@Sendable () -> Void)?
         var hasLeft = false
+        /// The fetch whose work the caller is part of, if any: once every caller of that
+        /// one has left, this caller wants nothing either, whether or not it has yet
+        /// seen its task's cancellation.
+        var enclosing: Fetch?
+
+        /// Whether the caller still wants the outcome.
+        var isWanted: Bool { !hasLeft && enclosing?.isAbandoned != true }
     }
 
     private struct State {
@@ -34,8 +43,6 @@ package final class Fetch: Sendable {
         var remaining = 0
         var lastID = 0
         var task: Task<Void, Never>?
-        /// Whether every caller left before the outcome: the work is cancelled.
-        var isAbandoned = false
 
         mutating func newID() -> Int {
             lastID += 1
@@ -44,6 +51,9 @@ package final class Fetch: Sendable {
     }
 
     private let state: Locked<State>
+    /// Whether every caller left before the outcome: the work is cancelled. Set under
+    /// the lock; read without it by the fetches this one's work waits for.
+    private let abandonment = Atomic<Bool>(false)
     /// Runs once the fetch is over — ended or abandoned — to forget it where it was
     /// found by others: its table.
     private let over: (@Sendable (Fetch) -> Void)?
@@ -51,11 +61,26 @@ package final class Fetch: Sendable {
     /// The number of the interest a fetch starts with.
     static let firstInterest = 1
 
+    /// The fetch whose work the current task runs, if any.
+    @TaskLocal package static var enclosing: Fetch?
+
+    /// Whether every caller left before the outcome.
+    var isAbandoned: Bool { abandonment.load(ordering: .acquiring) }
+
+    /// Whether a caller still wants the outcome: one that has not left, and is not
+    /// part of the work of a fetch every caller of which has left.
+    package var isWanted: Bool {
+        state.withLock { $0.outcome == nil && $0.interests.values.contains(where: \.isWanted) }
+    }
+
     /// A fetch with one interest, ``firstInterest``, whose work starts with
     /// ``run(progress:_:)``.
     private init(over: (@Sendable (Fetch) -> Void)?, discarded: (@Sendable () -> Void)?) {
         var state = State()
-        state.interests[Self.firstInterest] = Interest(discarded: discarded)
+        state.interests[Self.firstInterest] = Interest(
+            discarded: discarded,
+            enclosing: Self.enclosing
+        )
         state.remaining = 1
         state.lastID = Self.firstInterest
         self.state = Locked(state)
@@ -97,29 +122,34 @@ package final class Fetch: Sendable {
         _ work: @escaping @Sendable () async -> Output
     ) {
         let task = Task { [self] in
-            let outcome =
+            let outcome = await Self.$enclosing.withValue(self) {
                 if let progress {
                     await TransferProgress.observing(progress) { await work() }
                 } else {
                     await work()
                 }
+            }
             deliver(outcome)
         }
         let abandoned = state.withLock { state in
             state.task = task
-            return state.isAbandoned
+            return isAbandoned
         }
         if abandoned {
             task.cancel()
         }
     }
 
-    /// Counts a new interest; `nil` when the fetch is over and can be joined no more.
+    /// Counts a new interest; `nil` when the fetch is over, or wanted by no caller (it
+    /// is about to be abandoned), and can be joined no more.
     func addInterest(discarded: (@Sendable () -> Void)?) -> Int? {
-        state.withLock { state in
-            guard state.outcome == nil, !state.isAbandoned else { return nil }
+        let enclosing = Self.enclosing
+        return state.withLock { state in
+            guard state.outcome == nil, !isAbandoned,
+                state.interests.values.contains(where: \.isWanted)
+            else { return nil }
             let id = state.newID()
-            state.interests[id] = Interest(discarded: discarded)
+            state.interests[id] = Interest(discarded: discarded, enclosing: enclosing)
             state.remaining += 1
             return id
         }
@@ -202,7 +232,7 @@ package final class Fetch: Sendable {
             guard state.remaining == 0, state.outcome == nil else {
                 return (interest.waiters, nil, false)
             }
-            state.isAbandoned = true
+            abandonment.store(true, ordering: .releasing)
             return (interest.waiters, state.task, true)
         }
         for waiter in waiters {

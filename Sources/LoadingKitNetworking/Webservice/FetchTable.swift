@@ -1,7 +1,9 @@
 /// The fetches of a webservice that other callers may join: one per resource, as it
 /// is sent — with or without the stored validators, and with the number of the
-/// credential it carries. A caller that finds one in flight joins it; the fetch is
-/// forgotten as soon as it is over, ended or abandoned by its last caller.
+/// credential it carries. A caller that finds one in flight joins it, unless no caller
+/// wants it any more (every one left, or is part of a load that was abandoned, and is
+/// about to leave); the fetch is forgotten as soon as it is over, ended or abandoned by
+/// its last caller.
 ///
 /// ```swift
 /// let (interest, joined) = table.interest(in: key) { await attempts() }

@@ -122,6 +122,8 @@ extension Webservice {
                 { self.accountChanged(since: stamp.account) }
             } ?? { false }
         )
+        // A fetch abandoned before its request left sends nothing.
+        guard !Task.isCancelled else { return .failure(.cancelled) }
         let started = isMonitored ? configuration.clock.continuousNow : nil
         report(.started(attempt: attempt.number), about: resource)
         let data: Data

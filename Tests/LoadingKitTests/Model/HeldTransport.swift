@@ -1,5 +1,6 @@
 import Foundation
 import LoadingKit
+import LoadingKitNetworking
 import LoadingKitTesting
 
 #if canImport(FoundationNetworking)
@@ -12,6 +13,12 @@ final class HeldTransport: Transport {
     struct Pending: Sendable {
         let id: Int
         let request: URLRequest
+        /// The fetch that sent it.
+        let fetch: Fetch?
+
+        /// Whether a caller still wants its answer: a request of a fetch that every
+        /// caller has left (or is about to) answers nobody.
+        var isWanted: Bool { fetch?.isWanted ?? true }
     }
 
     private struct State {
@@ -29,11 +36,12 @@ final class HeldTransport: Transport {
     }
 
     func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
-        try await withCheckedThrowingContinuation { continuation in
+        let fetch = Fetch.enclosing
+        return try await withCheckedThrowingContinuation { continuation in
             state.withLock { state in
                 let id = state.nextID
                 state.nextID += 1
-                state.pending[id] = (Pending(id: id, request: request), continuation)
+                state.pending[id] = (Pending(id: id, request: request, fetch: fetch), continuation)
             }
             arrived.increment()
             progress?.increment()

@@ -68,7 +68,8 @@ final class OperationTracker {
     /// Waits for the first request of `operation` after `arrivals` requests in all —
     /// returned — or for its end without one. A request that arrives once the feed's
     /// flight (which `flight` reads) is another is not the operation's: it ended, and a
-    /// page held for it started.
+    /// page held for it started. Nor is one no caller wants: a superseded operation's
+    /// work sent it before it saw its cancellation.
     private func firstRequest(
         of operation: Int,
         after arrivals: Int,
@@ -77,8 +78,9 @@ final class OperationTracker {
     ) async -> Int? {
         while true {
             let seen = events.value
-            if transport.arrivals > arrivals, flight() == flightOfOperation[operation] {
-                let id = transport.pending.map(\.id).max()!
+            if transport.arrivals > arrivals, flight() == flightOfOperation[operation],
+                let id = transport.pending.filter(\.isWanted).map(\.id).max(), id >= arrivals
+            {
                 operationOfRequest[id] = operation
                 return id
             }
@@ -164,7 +166,8 @@ final class OperationTracker {
             if ended.contains(operation) {
                 return nil
             }
-            if let following = transport.pending.map(\.id).max(), following > known,
+            if let following = transport.pending.filter(\.isWanted).map(\.id).max(),
+                following > known,
                 !wasCurrent || flight() == flightOfOperation[operation]
             {
                 operationOfRequest[following] = operation
