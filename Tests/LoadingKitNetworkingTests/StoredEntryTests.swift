@@ -39,11 +39,19 @@ struct StoredEntryTests {
         return entry
     }
 
+    /// An entry of "v1" whose change "+a" (numbered 5) ended unconfirmed.
+    static var unconfirmed: StoredEntry {
+        var entry = edited
+        entry.reduce(.changeUnconfirmed(id: 5), numbering: 2)
+        return entry
+    }
+
     /// What a row checks of an entry.
     struct Seen: Equatable, CustomStringConvertible {
         var value: String
         var base: String
         var edits: [UInt64]
+        var unconfirmed: [UInt64]
         var hasValidators: Bool
         var isStale: Bool
         var loadedLater: Bool
@@ -54,6 +62,7 @@ struct StoredEntryTests {
             value = entry.value as! String
             base = entry.base as! String
             edits = entry.edits.map(\.id)
+            unconfirmed = entry.edits.filter(\.isUnconfirmed).map(\.id)
             hasValidators = entry.validators != nil
             isStale = entry.isStale
             loadedLater = entry.loadedAt == StoredEntryTests.later
@@ -65,6 +74,7 @@ struct StoredEntryTests {
             _ value: String,
             base: String? = nil,
             edits: [UInt64] = [],
+            unconfirmed: [UInt64] = [],
             validators: Bool = true,
             stale: Bool = false,
             later: Bool = false,
@@ -74,6 +84,7 @@ struct StoredEntryTests {
             self.value = value
             self.base = base ?? value
             self.edits = edits
+            self.unconfirmed = unconfirmed
             hasValidators = validators
             isStale = stale
             loadedLater = later
@@ -82,7 +93,8 @@ struct StoredEntryTests {
         }
 
         var description: String {
-            "\(value) (base \(base), edits \(edits), validators \(hasValidators), stale \(isStale), "
+            "\(value) (base \(base), edits \(edits), unconfirmed \(unconfirmed), "
+                + "validators \(hasValidators), stale \(isStale), "
                 + "later \(loadedLater), version \(version), sequence \(sequence))"
         }
     }
@@ -175,6 +187,34 @@ struct StoredEntryTests {
             before: { edited },
             event: .mutationAnswered(id: 5, answer: { _ in nil }, at: later, sequence: 7),
             after: Seen("v1", version: 9),
+            changed: true
+        ),
+        Row(
+            name: "a change whose outcome is unknown: shown still, unconfirmed",
+            before: { edited },
+            event: .changeUnconfirmed(id: 5),
+            after: Seen("v1+a", base: "v1", edits: [5], unconfirmed: [5]),
+            changed: false
+        ),
+        Row(
+            name: "an unconfirmed change the server's answer has: settled, nothing to tell",
+            before: { unconfirmed },
+            event: .answered(entry("v1+a", sequence: 3)),
+            after: Seen("v1+a", sequence: 3),
+            changed: false
+        ),
+        Row(
+            name: "an unconfirmed change the server's answer lacks: taken back",
+            before: { unconfirmed },
+            event: .answered(entry("v1", sequence: 3)),
+            after: Seen("v1", version: 9, sequence: 3),
+            changed: true
+        ),
+        Row(
+            name: "an unconfirmed change under a 304: the server lacks it, taken back",
+            before: { unconfirmed },
+            event: .confirmed(cacheFields: [:], directives: CacheDirectives(), at: later),
+            after: Seen("v1", later: true, version: 9),
             changed: true
         ),
         Row(

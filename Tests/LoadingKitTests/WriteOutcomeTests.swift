@@ -18,41 +18,50 @@ struct WriteOutcomeTests {
     let recorder = EventRecorder()
 
     @Test(
-        "a save that timed out after the server applied it is taken back, marked stale and revalidated"
+        "a save that timed out after the server applied it stays shown, unconfirmed; the reload keeps it"
     )
-    func timedOutSaveIsRevalidated() async throws {
+    func timedOutSaveStaysShown() async throws {
         let server = try IdempotentPostServer(posts: [1])
-        let clock = ManualClock()
-        let applied = CounterSignal()
-        let release = DispatchSemaphore(value: 0)
-        server.state.withLock { state in
-            state.onApplied = {
-                applied.increment()
-                release.wait()
-            }
-        }
-        let webservice = Webservice(
-            transport: URLSessionTransport(configuration: .init(clock: clock)),
-            configuration: .init(monitor: recorder)
-        )
         let post = server.resource(ofPost: 1)
-        _ = try await webservice.load(post)
+        let save = try await SaveThatTimesOut(on: server, recorder: recorder) {
+            // The server applies the save, and answers once the client gave up.
+            $0.onApplied = $1
+        }
 
-        // The server has applied the save when the client gives up waiting for its answer.
-        let saving = Task { try await webservice.send(server.rename(1, to: "Renamed")) }
-        await applied.wait(for: 1)
-        clock.advance(by: .seconds(120))
-        let outcome = await saving.result
-        release.signal()
-
-        #expect(outcome.isTimeout)
-        let stored = webservice.storedValue(for: post)
-        #expect(stored?.value.title == "Post 1")
-        #expect(stored?.isStale == true)
-        let screen = DetailScreen(webservice: webservice)
-        await screen.load(resource: post, policy: .ifNeeded)
-        #expect(screen.loadingState.content?.title == "Renamed")
+        #expect(save.timedOut)
+        try expectUnconfirmed(save, showing: "Renamed")
+        await save.reload()
+        #expect(save.webservice.storedValue(for: post)?.hasUnconfirmedChanges == false)
+        #expect(save.screen.titles == ["Post 1", "Renamed"])
         #expect(server.titles[1] == "Renamed")
+    }
+
+    @Test("a save that timed out before the server applied it is taken back by the reload")
+    func timedOutSaveTheServerLacksIsTakenBack() async throws {
+        let server = try IdempotentPostServer(posts: [1])
+        let save = try await SaveThatTimesOut(on: server, recorder: recorder) {
+            // The server holds the save until the client gave up, then fails it.
+            $0.refusal = 500
+            $0.onPatch = $1
+        }
+
+        #expect(save.timedOut)
+        try expectUnconfirmed(save, showing: "Renamed")
+        await save.reload()
+        #expect(save.screen.titles == ["Post 1", "Renamed", "Post 1"])
+        #expect(server.titles[1] == "Post 1")
+    }
+
+    /// Expects the screen and the store to show `title`, unconfirmed and stale, and
+    /// the monitor to have said so.
+    private func expectUnconfirmed(_ save: SaveThatTimesOut, showing title: String) throws {
+        #expect(save.screen.loadingState.content?.title == title)
+        let stored = try #require(save.webservice.storedValue(for: save.post))
+        #expect(stored.value.title == title)
+        #expect(stored.hasUnconfirmedChanges)
+        #expect(!stored.hasPendingChanges)
+        #expect(stored.isStale)
+        #expect(recorder.events.contains { $0.kind == .changeUnconfirmed })
     }
 
     @Test(
@@ -122,13 +131,67 @@ struct WriteOutcomeTests {
     }
 }
 
+/// Post 1 shown on a screen, renamed to "Renamed" by a save that timed out while the
+/// server held its exchange (as `hold` says: given the server's state and the hook
+/// that holds the exchange); the reload that follows is held until ``reload()``.
+@MainActor
+private struct SaveThatTimesOut {
+    let webservice: Webservice
+    let screen: DetailScreen
+    let post: Resource<Post>
+    let timedOut: Bool
+    private let server: IdempotentPostServer
+    private let reloads: DispatchSemaphore
+
+    init(
+        on server: IdempotentPostServer,
+        recorder: EventRecorder,
+        holding hold: (inout IdempotentPostServer.State, @escaping @Sendable () -> Void) -> Void
+    ) async throws {
+        let clock = ManualClock()
+        let held = CounterSignal()
+        let release = DispatchSemaphore(value: 0)
+        let reloads = DispatchSemaphore(value: 0)
+        webservice = Webservice(
+            transport: URLSessionTransport(configuration: .init(clock: clock)),
+            configuration: .init(monitor: recorder)
+        )
+        screen = DetailScreen(webservice: webservice)
+        post = server.resource(ofPost: 1)
+        await screen.load(resource: post)
+        server.state.withLock { state in
+            state.onGet = { reloads.wait() }
+            hold(&state) {
+                held.increment()
+                release.wait()
+            }
+        }
+        let saving = Task { [screen] in try await screen.send(server.rename(1, to: "Renamed")) }
+        await held.wait(for: 1)
+        clock.advance(by: .seconds(120))
+        timedOut = await saving.result.isTimeout
+        release.signal()
+        self.server = server
+        self.reloads = reloads
+    }
+
+    /// Lets the reload through and waits for the screen to load the post again.
+    func reload() async {
+        server.state.withLock { $0.onGet = nil }
+        reloads.signal()
+        await screen.load(resource: post, policy: .ifNeeded)
+    }
+}
+
 extension Result<Post, any Error> {
     /// Whether the outcome is the transport's timeout.
     fileprivate var isTimeout: Bool {
-        guard case .failure(WebserviceError.transport(let failure)) = self else {
-            return false
+        switch self {
+        case .failure(WebserviceError.transport(let failure)),
+            .failure(LoadingError.webservice(.transport(let failure))):
+            failure.code == .timedOut
+        default: false
         }
-        return failure.code == .timedOut
     }
 }
 

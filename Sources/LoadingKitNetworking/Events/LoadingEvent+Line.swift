@@ -57,6 +57,8 @@ extension LoadingEvent: CustomStringConvertible {
             "⏸ \(target) waits for a mutation under way"
         case .overtakenByMutation:
             "↻ \(target) answered before a mutation ended: not stored, sent again"
+        case .changeUnconfirmed:
+            "? \(target) ended unanswered: its change stays shown, unconfirmed, until reloaded"
         case .writeKept(let sequence):
             "✎ \(target) kept in the outbox as write \(sequence)"
         case .writeQueued(let sequence):

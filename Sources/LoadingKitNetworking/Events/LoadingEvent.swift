@@ -68,6 +68,11 @@ public struct LoadingEvent: Sendable {
         /// sent before: it is not stored — it could predate the change — and the
         /// request is sent again.
         case overtakenByMutation
+        /// A mutation ended without saying whether the server took its change — timed
+        /// out, or its connection lost, after it was sent: the change stays shown,
+        /// unconfirmed, and what it changed is loaded again; the server's value then
+        /// keeps it or takes it back.
+        case changeUnconfirmed
         /// A mutation kept until sent was written to the outbox as write `sequence`,
         /// before it is sent.
         case writeKept(sequence: UInt64)

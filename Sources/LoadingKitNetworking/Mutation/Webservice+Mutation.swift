@@ -86,7 +86,8 @@ extension Webservice {
     /// or may have the change (its outcome is unknown: cancelled or timed out after it
     /// was sent, its connection lost, its answer unreadable, a gateway's `502` or `504`,
     /// or a failure after retries), makes what it changed stale and refuses the answers
-    /// of loads sent before.
+    /// of loads sent before. A change whose outcome is unknown stays shown, unconfirmed,
+    /// until the server's value comes in: taken back only if the server lacks it.
     func settle<A: Sendable>(
         _ mutation: Mutation<A>,
         startedAs start: MutationStart,
@@ -111,12 +112,19 @@ extension Webservice {
                 }
             }
         }
+        // Without an answer, a change the server may have stays shown until it tells.
+        let isUnconfirmed = answer == nil && mayBeApplied
         for identity in mutation.changedIdentities where !answered.contains(identity) {
             store.apply(
-                .changeEnded(id: start.id, kept: answer != nil),
+                isUnconfirmed
+                    ? .changeUnconfirmed(id: start.id)
+                    : .changeEnded(id: start.id, kept: answer != nil),
                 to: identity,
                 notifies: start.notifies
             )
+        }
+        if isUnconfirmed, !mutation.changedIdentities.isEmpty {
+            report(.changeUnconfirmed, about: mutation.resource)
         }
         guard mayBeApplied else { return }
         // The server has the change, or may have it: its own value wins — also over

@@ -7,10 +7,12 @@ extension StoredEntry {
     /// ```
     package enum Event: Sendable {
         /// A newer request was answered: the entry takes what the answer's entry says,
-        /// keeping the pending changes on top.
+        /// keeping the pending changes on top — but not the unconfirmed ones, which the
+        /// answer settles.
         case answered(StoredEntry)
         /// A `304` confirmed the value: the caching fields merged with its own, the
-        /// directives they make, and when it was received.
+        /// directives they make, and when it was received. The server does not have
+        /// the unconfirmed changes, which are taken back.
         case confirmed(
             cacheFields: [String: String],
             directives: CacheDirectives,
@@ -24,9 +26,15 @@ extension StoredEntry {
         /// The mutation `id` ended: its change is kept in the base when the server
         /// took it (the base is then described by no validator), taken back otherwise.
         case changeEnded(id: UInt64, kept: Bool)
+        /// The mutation `id` ended without saying whether the server took its change —
+        /// timed out, or its connection lost, after it was sent: the change stays
+        /// shown, unconfirmed, until the server's value comes in — an answer or a `304`
+        /// — and tells.
+        case changeUnconfirmed(id: UInt64)
         /// The mutation `id` answered: its change is taken back and `answer`, given the
         /// base, gives the new base (`nil`: the answer does not change it), received at
-        /// `at`, newer than every request numbered before `sequence`.
+        /// `at`, newer than every request numbered before `sequence` — and settling the
+        /// unconfirmed changes.
         case mutationAnswered(
             id: UInt64,
             answer: @Sendable (any Sendable) -> (any Sendable)?,

@@ -20,6 +20,9 @@ package struct StoredEntry: Sendable {
         package let id: UInt64
         /// Returns the value changed; the value is of the entry's type.
         package let apply: @Sendable (any Sendable) -> any Sendable
+        /// Whether the mutation ended without saying whether the server took the
+        /// change: it stays until the server's value tells.
+        package fileprivate(set) var isUnconfirmed = false
 
         /// Creates a change numbered `id`.
         package init(id: UInt64, apply: @escaping @Sendable (any Sendable) -> any Sendable) {
@@ -32,6 +35,9 @@ package struct StoredEntry: Sendable {
     package private(set) var base: any Sendable
     /// The optimistic changes of the mutations in flight, oldest first.
     package private(set) var edits: [Edit] = []
+    /// Whether the value shows a change the server may not have: see
+    /// ``Edit/isUnconfirmed``.
+    package var hasUnconfirmedChanges: Bool { edits.contains(where: \.isUnconfirmed) }
     /// `base` with every change in `edits` applied: the value screens show.
     package private(set) var value: any Sendable
     /// The `ETag` and `Last-Modified` the base came with.
@@ -103,7 +109,7 @@ package struct StoredEntry: Sendable {
     ///   equal to the one shown before keeps its version.
     @discardableResult
     package mutating func reduce(_ event: Event, numbering version: UInt64) -> Bool {
-        let shown = value
+        let (shown, shownVersion) = (value, self.version)
         var changed: Bool
         // An answer with no change pending was compared with the base already.
         var isCompared = false
@@ -116,7 +122,11 @@ package struct StoredEntry: Sendable {
             self.directives = directives
             loadedAt = instant
             isStale = false
-            changed = false
+            changed = hasUnconfirmedChanges
+            if changed {
+                edits.removeAll(where: \.isUnconfirmed)
+                recompute()
+            }
         case .edited(let value, let sequence):
             base = value
             self.sequence = sequence
@@ -132,6 +142,11 @@ package struct StoredEntry: Sendable {
                 // The base is the client's guess now, which no validator describes.
                 validators = nil
             }
+        case .changeUnconfirmed(let id):
+            if let index = edits.firstIndex(where: { $0.id == id }) {
+                edits[index].isUnconfirmed = true
+            }
+            changed = false
         case .mutationAnswered(let id, let answer, let instant, let sequence):
             let removed = removeEdit(id, keepingIt: false)
             guard let answered = answer(base) else {
@@ -139,6 +154,8 @@ package struct StoredEntry: Sendable {
                 break
             }
             base = answered
+            // The server's value after the mutation settles the unconfirmed changes.
+            edits.removeAll(where: \.isUnconfirmed)
             validators = nil
             isStale = false
             loadedAt = instant
@@ -159,22 +176,22 @@ package struct StoredEntry: Sendable {
         if changed, !isCompared, Self.isEqual(shown, value) {
             changed = false
         }
-        if changed {
-            self.version = version
-        }
+        // An answer brings a version of its own, which only a changed value takes.
+        self.version = changed ? version : shownVersion
         return changed
     }
 
-    /// Takes what `answer` says, keeping the pending changes on top; returns whether
-    /// the value changed. An answer equal to the base, with no change pending, keeps
-    /// the base's instance and version: fresh, and nothing to tell.
+    /// Takes what `answer` says, keeping the pending changes on top — the unconfirmed
+    /// ones are settled by it; returns whether the value changed. An answer equal to
+    /// the base, with no change pending, keeps the base's instance: fresh, and nothing
+    /// to tell.
     private mutating func take(_ answer: StoredEntry) -> Bool {
         let isSame = edits.isEmpty && Self.isEqual(base, answer.base)
-        let pending = edits
-        let kept = (base, version)
+        let pending = edits.filter { !$0.isUnconfirmed }
+        let kept = base
         self = answer
         if isSame {
-            (base, version) = kept
+            base = kept
             value = base
         }
         for edit in pending {

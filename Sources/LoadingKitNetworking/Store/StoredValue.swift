@@ -22,6 +22,10 @@ public struct StoredValue<A: Sendable>: Sendable {
     public let isStale: Bool
     /// Whether a mutation in flight changed it optimistically.
     public let hasPendingChanges: Bool
+    /// Whether it shows the change of a mutation that ended without saying whether the
+    /// server took it — timed out, or its connection lost, after it was sent — until
+    /// the server's value is loaded again and keeps the change or takes it back.
+    public let hasUnconfirmedChanges: Bool
 
     init?(_ entry: StoredEntry) {
         guard let value = entry.value as? A else { return nil }
@@ -31,6 +35,7 @@ public struct StoredValue<A: Sendable>: Sendable {
         response = entry.response
         loadedAt = entry.loadedAt
         isStale = entry.isStale
-        hasPendingChanges = !entry.edits.isEmpty
+        hasPendingChanges = entry.edits.contains { !$0.isUnconfirmed }
+        hasUnconfirmedChanges = entry.hasUnconfirmedChanges
     }
 }

@@ -23,6 +23,8 @@ final class IdempotentPostServer: Sendable {
         var statusAfterApplying: Int?
         /// Runs on the server's thread as each `PATCH` arrives.
         var onPatch: (@Sendable () -> Void)?
+        /// Runs on the server's thread as each `GET` arrives, before it is answered.
+        var onGet: (@Sendable () -> Void)?
         /// Runs on the server's thread after each `PATCH` is applied, before it is
         /// answered.
         var onApplied: (@Sendable () -> Void)?
@@ -78,6 +80,7 @@ final class IdempotentPostServer: Sendable {
         let applies = applies
         for id in 1...9 {
             server.route("/posts/\(id)") { _ in
+                state.withLock { $0.onGet }?()
                 guard let title = state.withLock({ $0.titles[id] }) else { return .status(404) }
                 return .json(Post(id: id, title: title))
             }
