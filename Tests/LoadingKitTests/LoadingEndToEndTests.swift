@@ -95,4 +95,47 @@ struct LoadingEndToEndTests {
         #expect(!screen.pagination.hasMorePages)
         #expect(server.requests.map(\.target) == (1...4).map { "/issues?page=\($0)" })
     }
+
+    @Test("a refresh that cannot merge a Link-paged list sends the first page's request once")
+    func unmergedRefreshFetchesFirstPageOnce() async throws {
+        let server = try LoopbackServer()
+        let stories = Locked(Post.list((1...20).reversed()))
+        server.route("/stories") { request in
+            let page = Int(request.query("page") ?? "1") ?? 1
+            let all = stories.withLock { $0 }
+            let slice = Array(all.dropFirst((page - 1) * 10).prefix(10))
+            let next = page * 10 < all.count ? "</stories?page=\(page + 1)>; rel=\"next\"" : nil
+            return .json(slice, headers: next.map { [("Link", $0)] } ?? [])
+        }
+        let feed = LinkedStoryFeed(url: server.url("/stories"))
+        await feed.loadFirstPage()
+        // 15 stories published: the first page no longer reaches what is shown.
+        stories.withLock { $0.insert(contentsOf: Post.list((21...35).reversed()), at: 0) }
+        await feed.refresh()
+        #expect(feed.loadingState.content?.map(\.id) == Array((26...35).reversed()))
+        #expect(feed.pagination.pagesLoaded == 1)
+        #expect(feed.pagination.hasMorePages)
+        #expect(server.requests.map(\.target) == ["/stories", "/stories"])
+    }
+}
+
+/// A list of stories paged by `Link` headers, whose refresh asks for the first page's
+/// own URL — as a newcomer writes it.
+@MainActor
+private final class LinkedStoryFeed: Paginating, Refreshable {
+    let loading = LoadingCore<[Post]>()
+    let webservice = Webservice(transport: LoadingEndToEndTests.transport)
+    let url: URL
+
+    init(url: URL) {
+        self.url = url
+    }
+
+    func resource(forPage next: URL?) -> Resource<Page<Post, URL>> {
+        .linked(url: next ?? url)
+    }
+
+    func refreshResource(newerThan first: Post?) -> Resource<[Post]> {
+        Resource(url: url)
+    }
 }

@@ -26,6 +26,13 @@ public struct LoadingLifecycle<Loader: Loading>: Sendable {
     /// What replaces the content when a refresh cannot merge, as a fetch that returns
     /// how to apply it; `nil` (or a `nil` fetch) to show the refresh's replacement.
     let replacement: (@MainActor @Sendable (Loader) -> ReplacementFetch<Loader>?)?
+    /// The refresh's first fetch when the refresh resource (given) sends the request
+    /// of the loader's own first content — a list's first page —, so that one answer
+    /// serves the refresh and, should it not merge, its replacement; `nil` to fetch
+    /// the refresh resource.
+    var refreshHead:
+        @MainActor @Sendable (Loader, Resource<Loader.ResourceType>) -> RefreshHeadFetch<Loader>? =
+            { _, _ in nil }
     /// Whether a refresh may merge new items before the content: `false` when the
     /// content does not start at the head of the list.
     let mergesAtHead: @MainActor @Sendable (Loader) -> Bool

@@ -28,6 +28,7 @@ extension LoadingLifecycle where Loader: Paginating {
             },
             firstLoad: { loader in loader.beginList(policy: .force) },
             replacement: { loader in loader.firstPageReplacement() },
+            refreshHead: { loader, first in loader.firstPageRefresh(sentAs: first) },
             mergesAtHead: { loader in loader.pagination.isAtHead },
             edited: { loader, applied in loader.follow(applied) },
             answered: { loader, response in loader.changePagination { $0.note(response) } },
@@ -264,13 +265,36 @@ extension Paginating {
         let resource = self.resource(forPage: nil)
         let webservice = self.webservice
         return {
-            let fetched = try await webservice.fetch(resource, notifies: false)
-            return Replacement { loader throws(LoadingError) in
-                try loader.applyFirstPage(fetched.value)
-                loader.loading.record(
-                    .answered(validators: fetched.validators, directives: fetched.cacheDirectives)
-                )
-            }
+            Self.replacement(by: try await webservice.fetch(resource, notifies: false))
+        }
+    }
+
+    /// A refresh's first fetch when `refresh` sends the first page's very request: the
+    /// first page, fetched once, gives the refresh its items and, should they not merge,
+    /// replaces the list — one request where two were sent.
+    fileprivate func firstPageRefresh(
+        sentAs refresh: Resource<ResourceType>
+    ) -> RefreshHeadFetch<Self>? {
+        let first = resource(forPage: nil)
+        guard pagination.hasFirstPage, refresh.sendsSameRequest(as: first) else { return nil }
+        let webservice = self.webservice
+        return {
+            let fetched = try await webservice.fetch(first, notifies: false)
+            return (
+                ResourceType(fetched.value.items), fetched.response, Self.replacement(by: fetched)
+            )
+        }
+    }
+
+    /// How the first page `fetched` replaces the list.
+    nonisolated private static func replacement(
+        by fetched: Fetched<Page<ResourceType.Element, Cursor>>
+    ) -> Replacement<Self> {
+        Replacement { loader throws(LoadingError) in
+            try loader.applyFirstPage(fetched.value)
+            loader.loading.record(
+                .answered(validators: fetched.validators, directives: fetched.cacheDirectives)
+            )
         }
     }
 }

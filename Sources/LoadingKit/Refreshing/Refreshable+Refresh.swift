@@ -77,16 +77,25 @@ extension Refreshable {
         }
         let anchor = refreshAnchor(of: content)
         let first = refreshResource(newerThan: anchor)
+        let firstPage = Self.loadingLifecycle.refreshHead(self, first)
         let webservice = self.webservice
         let limit = max(1, refreshPageLimit)
         let operation = loading.run(.refreshing, for: self) { [weak self] in
             var pages: [ResourceType] = []
             var head: ResponseSummary?
+            // What replaces the content when the first answer does both.
+            var replacement: Replacement<Self>?
             var resource = first
             while true {
-                let fetched = try await webservice.fetch(resource, notifies: false)
-                pages.append(fetched.value)
-                head = head ?? fetched.response
+                if pages.isEmpty, let firstPage {
+                    let fetched = try await firstPage()
+                    (head, replacement) = (fetched.response, fetched.replacement)
+                    pages.append(fetched.items)
+                } else {
+                    let fetched = try await webservice.fetch(resource, notifies: false)
+                    pages.append(fetched.value)
+                    head = head ?? fetched.response
+                }
                 // The screen is held only on the main actor: held across the hop, a
                 // superseded refresh would keep a released screen alive until it ran.
                 let fetchedPages = pages
@@ -101,7 +110,9 @@ extension Refreshable {
                 switch step {
                 case .done(let outcome): return (outcome, head)
                 case .follow(let next): resource = next
-                case .replace(let fetch): return (.replaced(try await fetch()), nil)
+                case .replace(let fetch):
+                    guard let replacement else { return (.replaced(try await fetch()), nil) }
+                    return (.replaced(replacement), nil)
                 case nil: throw CancellationError()
                 }
             }

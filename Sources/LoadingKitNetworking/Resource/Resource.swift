@@ -93,6 +93,18 @@ public struct Resource<A>: Sendable {
     /// for the rule.
     public var identity: ResourceIdentity { ResourceIdentity(of: self) }
 
+    /// Whether `other` sends the very request this resource sends — method, URL,
+    /// header fields and body — whatever each makes of the answer.
+    ///
+    /// - Parameter other: The other resource.
+    /// - Returns: Whether one answer answers both.
+    package func sendsSameRequest<B>(as other: Resource<B>) -> Bool {
+        request.url == other.request.url && method == other.method
+            && request.allHTTPHeaderFields == other.request.allHTTPHeaderFields
+            && request.httpBody == other.request.httpBody
+            && acceptableStatusCodes == other.acceptableStatusCodes
+    }
+
     /// The status codes accepted by default: `200..<300`.
     public static var successStatusCodes: IndexSet { successStatusCodeSet }
 
