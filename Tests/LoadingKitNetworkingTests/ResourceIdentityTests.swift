@@ -30,6 +30,41 @@ struct ResourceIdentityTests {
         )
     }
 
+    @Test("decoders set the same standard way are one parse; a custom strategy is its instance")
+    func decoderSettings() {
+        let snakeCase = Resource<Episode>(url: url, decoder: Self.snakeCaseDecoder()).identity
+        #expect(snakeCase == Resource<Episode>(url: url, decoder: Self.snakeCaseDecoder()).identity)
+        #expect(snakeCase.persistentKey(valueTypeName: "Episode") != nil)
+        #expect(
+            Resource<Episode>(url: url, decoder: JSONDecoder()).identity
+                == Resource<Episode>(url: url).identity
+        )
+        let iso = JSONDecoder()
+        iso.dateDecodingStrategy = .iso8601
+        #expect(Resource<Episode>(url: url, decoder: iso).identity != snakeCase)
+        let custom = Self.customDateDecoder()
+        #expect(
+            Resource<Episode>(url: url, decoder: custom).identity
+                == Resource<Episode>(url: url, decoder: custom).identity
+        )
+        #expect(
+            Resource<Episode>(url: url, decoder: custom).identity
+                != Resource<Episode>(url: url, decoder: Self.customDateDecoder()).identity
+        )
+    }
+
+    private static func snakeCaseDecoder() -> JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        return decoder
+    }
+
+    private static func customDateDecoder() -> JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .custom { _ in Date(timeIntervalSince1970: 0) }
+        return decoder
+    }
+
     @Test("anything that can change the value makes another resource")
     func otherResources() throws {
         let base = Resource<Episode>(url: url)
@@ -45,7 +80,8 @@ struct ResourceIdentityTests {
             base.header("X-Tenant", "b").identity,
             try Resource<Episode>(url: url, method: .get, body: ["q": 1]).identity,
             base.accepting(statusCodes: IndexSet(200..<500)).identity,
-            Resource<Episode>(url: url, decoder: JSONDecoder()).identity,
+            Resource<Episode>(url: url, decoder: Self.snakeCaseDecoder()).identity,
+            Resource<Episode>(url: url, decoder: Self.customDateDecoder()).identity,
             base.map { $0 }.identity,
             base.map(identifiedBy: "same") { $0 }.identity,
             base.identified(by: "episode").identity,

@@ -161,4 +161,76 @@ struct MutationAnswerTests {
         #expect(detail.titles == ["Saved"])
         #expect(mock.requestCount(for: "/posts/7") == 0)
     }
+
+    @Test("resources that each make their own snake_case decoder are one: a like shows at the tap")
+    func decoderMadePerCallIsOneResource() async throws {
+        let server = try LoopbackServer()
+        let likes = Locked(10)
+        let snakeCase = JSONEncoder()
+        snakeCase.keyEncodingStrategy = .convertToSnakeCase
+        server.route("/posts/1") { _ in
+            .json(Liked(likeCount: likes.withLock { $0 }), encoder: snakeCase)
+        }
+        server.route("/posts/1/like", method: .post) { _ in
+            .json(
+                Liked(
+                    likeCount: likes.withLock {
+                        $0 += 1
+                        return $0
+                    }
+                ),
+                encoder: snakeCase
+            )
+        }
+        // A decoder made per call, as a newcomer writes it.
+        func snakeDecoder() -> JSONDecoder {
+            let decoder = JSONDecoder()
+            decoder.keyDecodingStrategy = .convertFromSnakeCase
+            return decoder
+        }
+        func post() -> Resource<Liked> {
+            Resource(url: server.url("/posts/1"), decoder: snakeDecoder())
+        }
+        let webservice = Webservice(transport: URLSessionTransport())
+        let screen = LikedScreen(webservice: webservice)
+        await screen.load(resource: post())
+        let like = Mutation(
+            Resource<Liked>(
+                url: server.url("/posts/1/like"),
+                method: .post,
+                decoder: snakeDecoder()
+            )
+        )
+        .optimistically(updating: post()) { $0.likeCount += 1 }
+        .storingAnswer(as: post())
+
+        let saving: MutationTask<Liked> = screen.send(like)
+        #expect(screen.counts == [10, 11])
+        await saving.finish()
+
+        #expect(saving.value?.likeCount == 11)
+        #expect(screen.counts == [10, 11])
+        #expect(webservice.storedValue(for: post())?.value.likeCount == 11)
+    }
+}
+
+/// A post's like count, sent as `like_count`.
+private struct Liked: Codable, Equatable, Sendable {
+    var likeCount: Int
+}
+
+/// A screen of one post's like count, each count configured in order.
+@MainActor
+private final class LikedScreen: Loading {
+    let loading = LoadingCore<Liked>()
+    let webservice: Webservice
+    private(set) var counts: [Int] = []
+
+    init(webservice: Webservice) {
+        self.webservice = webservice
+    }
+
+    func configure(value: Liked) {
+        counts.append(value.likeCount)
+    }
 }

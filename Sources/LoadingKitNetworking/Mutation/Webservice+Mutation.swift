@@ -87,7 +87,8 @@ extension Webservice {
     /// was sent, its connection lost, its answer unreadable, a gateway's `502` or `504`,
     /// or a failure after retries), makes what it changed stale and refuses the answers
     /// of loads sent before. A change whose outcome is unknown stays shown, unconfirmed,
-    /// until the server's value comes in: taken back only if the server lacks it.
+    /// until the server's value comes in — taken back only if the server lacks it —
+    /// unless the mutation was cancelled: its change is then taken back at once.
     func settle<A: Sendable>(
         _ mutation: Mutation<A>,
         startedAs start: MutationStart,
@@ -112,8 +113,9 @@ extension Webservice {
                 }
             }
         }
-        // Without an answer, a change the server may have stays shown until it tells.
-        let isUnconfirmed = answer == nil && mayBeApplied
+        // Without an answer, a change the server may have stays shown until it tells —
+        // unless its caller cancelled it, which takes it back at once.
+        let isUnconfirmed = answer == nil && mayBeApplied && !outcome.isCancellation
         for identity in mutation.changedIdentities where !answered.contains(identity) {
             store.apply(
                 isUnconfirmed
@@ -203,6 +205,11 @@ extension Result where Failure == WebserviceError {
     /// anything but a refusal it answered, or a connection that was never made.
     fileprivate var mayHaveBeenApplied: Bool {
         isRefusal ? false : mayHaveReachedServer
+    }
+
+    /// Whether the write's caller cancelled it.
+    fileprivate var isCancellation: Bool {
+        if case .failure(.cancelled) = self { true } else { false }
     }
 
     /// Whether the server, or the kit before sending, refused the write: a status

@@ -9,6 +9,9 @@ package struct ParseIdentity: Hashable, Sendable, CustomStringConvertible {
         case json
         /// JSON decoding with this decoder instance.
         case decoder(InstanceReference)
+        /// JSON decoding with a decoder of these settings, named by value: any decoder
+        /// set the same way decodes the same (see `JSONDecoder.settingsByValue`).
+        case jsonSettings(String)
         /// A step the user or the kit named.
         case named(String)
         /// A step nothing names: equal to no other.
@@ -27,9 +30,16 @@ package struct ParseIdentity: Hashable, Sendable, CustomStringConvertible {
     /// A parse nothing names: equal to no other.
     static var unique: ParseIdentity { ParseIdentity(steps: [.uniqueStep]) }
 
-    /// JSON decoding, with `decoder` when one is given.
+    /// JSON decoding, with `decoder` when one is given: named by its settings when
+    /// they are of kinds two decoders share (a new decoder's are plain `json`), else by
+    /// the instance.
     static func json(_ decoder: JSONDecoder?) -> ParseIdentity {
-        ParseIdentity(steps: [decoder.map { .decoder(InstanceReference($0)) } ?? .json])
+        guard let decoder else { return ParseIdentity(steps: [.json]) }
+        return switch decoder.settingsByValue {
+        case "": ParseIdentity(steps: [.json])
+        case let settings?: ParseIdentity(steps: [.jsonSettings(settings)])
+        case nil: ParseIdentity(steps: [.decoder(InstanceReference(decoder))])
+        }
     }
 
     /// A parse named `key` as a whole.
@@ -44,18 +54,18 @@ package struct ParseIdentity: Hashable, Sendable, CustomStringConvertible {
 
     /// The parse of a list built from pages parsed this way, named `key`: this parse
     /// then `key` when it is stable; unnamed steps then `key` when it is not — a page
-    /// resource made anew on each call (an unnamed `map`, a decoder made per call)
-    /// still builds the same list, which is never persisted.
+    /// resource made anew on each call (an unnamed `map`, a decoder with a custom
+    /// strategy made per call) still builds the same list, which is never persisted.
     package func listing(_ key: String) -> ParseIdentity {
         isStable ? appending(.named(key)) : ParseIdentity(steps: [.unnamed, .named(key)])
     }
 
     /// Whether the parse is named the same in every process: JSON decoding with a
-    /// fresh decoder and named steps only.
+    /// decoder named by its settings, and named steps only.
     package var isStable: Bool {
         steps.allSatisfy { step in
             switch step {
-            case .json, .named: true
+            case .json, .jsonSettings, .named: true
             case .decoder, .unique, .unnamed: false
             }
         }
@@ -67,6 +77,7 @@ package struct ParseIdentity: Hashable, Sendable, CustomStringConvertible {
             switch step {
             case .json: "json"
             case .decoder: "json(decoder)"
+            case .jsonSettings(let settings): "json(\(settings))"
             case .named(let key): "named(\(key))"
             case .unique, .unnamed: "unnamed"
             }

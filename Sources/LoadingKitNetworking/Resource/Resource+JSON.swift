@@ -20,8 +20,11 @@ extension Resource where A: Decodable & SendableMetatype {
     ///   - query: Query items appended to the URL.
     ///   - headers: Header fields of the request.
     ///   - decoder: The decoder of the response body; `nil` for a default
-    ///     `JSONDecoder`. The resource's identity names the decoder instance, so pass
-    ///     the same instance (a `static let`) wherever the same resource is meant.
+    ///     `JSONDecoder`. Decoders set the same way — keys as they are or from snake
+    ///     case, a standard date or data strategy, no `userInfo` — make one resource,
+    ///     so one made per call is fine; one with a custom strategy or a date
+    ///     formatter is known by its instance: pass the same one (a `static let`)
+    ///     wherever the same resource is meant.
     public init(
         url: URL,
         method: HTTPMethod = .get,

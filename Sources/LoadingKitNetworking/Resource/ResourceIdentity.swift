@@ -18,8 +18,9 @@ import Foundation
 /// request header fields (names compared case-insensitively, values exactly — so
 /// `Authorization`, `Cookie`, `Accept` and `Accept-Language` all count), body,
 /// acceptable status codes, value type and parse. A parse is the same only when it is
-/// named the same: the JSON initialisers name theirs (by the decoder instance, when one
-/// is given), ``Resource/map(identifiedBy:_:)`` and ``Resource/identified(by:)`` name
+/// named the same: the JSON initialisers name theirs (by the decoder's settings when
+/// they are standard — keys as they are or from snake case, a standard date or data
+/// strategy — else by the decoder instance), ``Resource/map(identifiedBy:_:)`` and ``Resource/identified(by:)`` name
 /// theirs with your key, and every other parse — ``Resource/map(_:)``,
 /// ``Resource/init(request:acceptableStatusCodes:parse:)`` — is unique to the resource
 /// value it made. Resources of different identities never share a stored value,

@@ -1,0 +1,42 @@
+import Foundation
+
+extension JSONDecoder {
+    /// The decoder's settings in words — `keys from snake_case, dates as ISO 8601` —
+    /// when each is of a kind two decoders share by value: keys as they are or from
+    /// snake case; dates and data by a standard strategy; non-conforming floats refused
+    /// or read from given strings; no `userInfo`, no JSON5. Empty for the settings of a
+    /// new decoder; `nil` when one is a closure or a formatter, known by instance only.
+    ///
+    /// ```swift
+    /// let decoder = JSONDecoder()
+    /// decoder.keyDecodingStrategy = .convertFromSnakeCase
+    /// decoder.settingsByValue  // "keys from snake_case"
+    /// ```
+    var settingsByValue: String? {
+        var settings: [String] = []
+        switch keyDecodingStrategy {
+        case .useDefaultKeys: break
+        case .convertFromSnakeCase: settings.append("keys from snake_case")
+        default: return nil
+        }
+        switch dateDecodingStrategy {
+        case .deferredToDate: break
+        case .secondsSince1970: settings.append("dates in seconds since 1970")
+        case .millisecondsSince1970: settings.append("dates in milliseconds since 1970")
+        case .iso8601: settings.append("dates as ISO 8601")
+        default: return nil
+        }
+        switch dataDecodingStrategy {
+        case .base64: break
+        case .deferredToData: settings.append("data deferred to Data")
+        default: return nil
+        }
+        if case .convertFromString(let infinity, let negativeInfinity, let nan) =
+            nonConformingFloatDecodingStrategy
+        {
+            settings.append("floats from \(infinity), \(negativeInfinity), \(nan)")
+        }
+        guard userInfo.isEmpty, !allowsJSON5, !assumesTopLevelDictionary else { return nil }
+        return settings.joined(separator: ", ")
+    }
+}
