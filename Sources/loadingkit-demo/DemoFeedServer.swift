@@ -49,6 +49,12 @@ final class DemoFeedServer: Sendable {
         store.feed.withLock { $0.newest += count }
     }
 
+    /// Takes the third page's scripted failure away: a server that is back answers
+    /// every page.
+    func recover() {
+        store.feed.withLock { $0.failuresLeft = 0 }
+    }
+
     private static func answer(_ request: LoopbackServer.Request, store: Store)
         -> MockResponse
     {

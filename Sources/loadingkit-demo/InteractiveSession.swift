@@ -47,7 +47,12 @@ struct InteractiveSession {
                 let news = DemoFormat.count(published, "new story", plural: "new stories")
                 renderer.note("\(news) published on the server; refreshing")
                 await screen.refresh()
-                renderer.replaceNotes(with: "\(news) published on the server; refreshed")
+                renderer.replaceNotes(
+                    with: screen.loadingState.error.map {
+                        "\(news) published on the server; the refresh failed: "
+                            + "\(DemoFormat.reason($0)), the rows shown stay"
+                    } ?? "\(news) published on the server; refreshed"
+                )
             case "n" where !screen.pagination.hasMorePages:
                 renderer.note("the end of the feed: there is no page after these")
             case "n":
@@ -64,6 +69,7 @@ struct InteractiveSession {
                         : "reloading the \(pages) pages held, one request each"
                 )
                 await screen.loadFirstPage(policy: .force)
+                renderer.replaceNotes(with: Self.reloaded(pages, on: screen))
             case "s":
                 isServerAway.toggle()
                 if isServerAway {
@@ -72,7 +78,8 @@ struct InteractiveSession {
                 } else {
                     do {
                         try feed.server.comeBack()
-                        renderer.note("the server is back")
+                        feed.recover()
+                        renderer.note("the server is back: every page answers")
                     } catch {
                         renderer.note("the server could not come back: \(error)")
                     }
@@ -81,6 +88,19 @@ struct InteractiveSession {
                 continue
             }
         }
+    }
+
+    /// What a reload of the `held` pages came to: its pages, one request each — more
+    /// when stories published at the head pushed the rows shown further down.
+    private static func reloaded(_ held: Int, on screen: FeedScreen) -> String {
+        if let error = screen.loadingState.error {
+            return "the reload failed: \(DemoFormat.reason(error)), the rows shown stay"
+        }
+        let pages = screen.pagination.pagesLoaded
+        let reloaded = DemoFormat.count(pages, "page")
+        guard pages > held else { return "reloaded \(reloaded), one request each" }
+        return "reloaded \(reloaded), one request each: stories published at the head "
+            + "pushed the rows shown past the \(DemoFormat.count(held, "page")) held"
     }
 }
 

@@ -118,4 +118,39 @@ struct InteractiveKeysTests {
                 == true
         )
     }
+
+    @Test("s r: a refresh while the server is away says it failed, not that it refreshed")
+    func refreshWhileAwaySaysItFailed() async throws {
+        let output = try await play("s r q")
+        _ = try first(in: output) {
+            $0.hasPrefix("  3 new stories published on the server; the refresh failed: ")
+        }
+        #expect(
+            !output.frames.contains {
+                $0.contains("  3 new stories published on the server; refreshed")
+            }
+        )
+    }
+
+    @Test("s n s n n: the server back answers every page, the third one too")
+    func serverBackAnswersEveryPage() async throws {
+        let output = try await play("s n s n n q")
+        _ = try first(in: output) { $0 == "  the server is back: every page answers" }
+        let last = try #require(output.frames.last)
+        #expect(last.contains { $0.hasPrefix("  3 pages held · 90 items · ") })
+        #expect(!output.frames.contains { $0.contains { $0.contains("status 503") } })
+    }
+
+    @Test("n n n r f: the reload says how many pages it loaded, and why more than were held")
+    func reloadSaysWhatItLoaded() async throws {
+        // The third page fails once, then loads: three pages held when f reloads.
+        let output = try await play("n n n r f q")
+        let reloading = try first(in: output) {
+            $0 == "  reloading the 3 pages held, one request each"
+        }
+        let reloaded = try first(in: output, after: reloading) {
+            $0.hasPrefix("  reloaded 4 pages, one request each: stories published at the head")
+        }
+        #expect(!output.frames[reloaded].contains("  reloading the 3 pages held, one request each"))
+    }
 }
