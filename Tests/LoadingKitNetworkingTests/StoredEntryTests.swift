@@ -193,7 +193,7 @@ struct StoredEntryTests {
             name: "a change whose outcome is unknown: shown still, unconfirmed",
             before: { edited },
             event: .changeUnconfirmed(id: 5),
-            after: Seen("v1+a", base: "v1", edits: [5], unconfirmed: [5]),
+            after: Seen("v1+a", base: "v1", edits: [5], unconfirmed: [5], validators: false),
             changed: false
         ),
         Row(
@@ -211,11 +211,19 @@ struct StoredEntryTests {
             changed: true
         ),
         Row(
-            name: "an unconfirmed change under a 304: the server lacks it, taken back",
+            name: "an unconfirmed change under a 304 of an earlier request: stays, still stale",
             before: { unconfirmed },
             event: .confirmed(cacheFields: [:], directives: CacheDirectives(), at: later),
-            after: Seen("v1", later: true, version: 9),
-            changed: true
+            after: Seen(
+                "v1+a",
+                base: "v1",
+                edits: [5],
+                unconfirmed: [5],
+                validators: false,
+                stale: true,
+                later: true
+            ),
+            changed: false
         ),
         Row(
             name: "validators refused by the server: forgotten, value kept",

@@ -4,8 +4,9 @@ extension JSONDecoder {
     /// The decoder's settings in words — `keys from snake_case, dates as ISO 8601` —
     /// when each is of a kind two decoders share by value: keys as they are or from
     /// snake case; dates and data by a standard strategy; non-conforming floats refused
-    /// or read from given strings; no `userInfo`, no JSON5. Empty for the settings of a
-    /// new decoder; `nil` when one is a closure or a formatter, known by instance only.
+    /// or read from given strings; no `userInfo`, no JSON5; not a subclass. Empty for
+    /// the settings of a new decoder; `nil` when one is a closure or a formatter, or the
+    /// decoder a subclass: known by instance only.
     ///
     /// ```swift
     /// let decoder = JSONDecoder()
@@ -34,9 +35,13 @@ extension JSONDecoder {
         if case .convertFromString(let infinity, let negativeInfinity, let nan) =
             nonConformingFloatDecodingStrategy
         {
-            settings.append("floats from \(infinity), \(negativeInfinity), \(nan)")
+            let texts = [infinity, negativeInfinity, nan].map { String(reflecting: $0) }
+            settings.append("floats from \(texts.joined(separator: ", "))")
         }
-        guard userInfo.isEmpty, !allowsJSON5, !assumesTopLevelDictionary else { return nil }
+        // A subclass may decode otherwise, whatever its settings.
+        guard type(of: self) == JSONDecoder.self, userInfo.isEmpty, !allowsJSON5,
+            !assumesTopLevelDictionary
+        else { return nil }
         return settings.joined(separator: ", ")
     }
 }

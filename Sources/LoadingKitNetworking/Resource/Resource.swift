@@ -94,7 +94,7 @@ public struct Resource<A>: Sendable {
     public var identity: ResourceIdentity { ResourceIdentity(of: self) }
 
     /// Whether `other` sends the very request this resource sends — method, URL,
-    /// header fields and body — whatever each makes of the answer.
+    /// header fields, body and cache policy — whatever each makes of the answer.
     ///
     /// - Parameter other: The other resource.
     /// - Returns: Whether one answer answers both.
@@ -103,6 +103,8 @@ public struct Resource<A>: Sendable {
             && request.allHTTPHeaderFields == other.request.allHTTPHeaderFields
             && request.httpBody == other.request.httpBody
             && acceptableStatusCodes == other.acceptableStatusCodes
+            && request.cachePolicy == other.request.cachePolicy
+            && ignoresCache == other.ignoresCache
     }
 
     /// The status codes accepted by default: `200..<300`.

@@ -11,8 +11,8 @@ extension StoredEntry {
         /// answer settles.
         case answered(StoredEntry)
         /// A `304` confirmed the value: the caching fields merged with its own, the
-        /// directives they make, and when it was received. The server does not have
-        /// the unconfirmed changes, which are taken back.
+        /// directives they make, and when it was received. It settles no unconfirmed
+        /// change: the entry stays stale while one is shown.
         case confirmed(
             cacheFields: [String: String],
             directives: CacheDirectives,
@@ -28,8 +28,8 @@ extension StoredEntry {
         case changeEnded(id: UInt64, kept: Bool)
         /// The mutation `id` ended without saying whether the server took its change —
         /// timed out, or its connection lost, after it was sent: the change stays
-        /// shown, unconfirmed, until the server's value comes in — an answer or a `304`
-        /// — and tells.
+        /// shown, unconfirmed, its validators forgotten, until the server's whole value
+        /// comes in and tells.
         case changeUnconfirmed(id: UInt64)
         /// The mutation `id` answered: its change is taken back and `answer`, given the
         /// base, gives the new base (`nil`: the answer does not change it), received at

@@ -121,12 +121,10 @@ package struct StoredEntry: Sendable {
             cacheFields = fields
             self.directives = directives
             loadedAt = instant
-            isStale = false
-            changed = hasUnconfirmedChanges
-            if changed {
-                edits.removeAll(where: \.isUnconfirmed)
-                recompute()
-            }
+            // A 304 may answer a request sent before a change became unconfirmed:
+            // only a full answer, numbered after it, settles the change.
+            isStale = hasUnconfirmedChanges
+            changed = false
         case .edited(let value, let sequence):
             base = value
             self.sequence = sequence
@@ -145,6 +143,8 @@ package struct StoredEntry: Sendable {
         case .changeUnconfirmed(let id):
             if let index = edits.firstIndex(where: { $0.id == id }) {
                 edits[index].isUnconfirmed = true
+                // The next load asks for the whole value, which settles the change.
+                validators = nil
             }
             changed = false
         case .mutationAnswered(let id, let answer, let instant, let sequence):

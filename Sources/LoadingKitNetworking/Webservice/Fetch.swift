@@ -62,7 +62,20 @@ package final class Fetch: Sendable {
     static let firstInterest = 1
 
     /// The fetch whose work the current task runs, if any.
-    @TaskLocal package static var enclosing: Fetch?
+    package static var enclosing: Fetch? { running?.fetch }
+
+    /// The fetch whose work the current task runs, held weakly: a task the work starts
+    /// inherits it, and keeps nothing alive by it.
+    @TaskLocal private static var running: Reference?
+
+    /// A fetch held weakly.
+    private final class Reference: Sendable {
+        weak let fetch: Fetch?
+
+        init(_ fetch: Fetch) {
+            self.fetch = fetch
+        }
+    }
 
     /// Whether every caller left before the outcome.
     var isAbandoned: Bool { abandonment.load(ordering: .acquiring) }
@@ -75,12 +88,13 @@ package final class Fetch: Sendable {
 
     /// A fetch with one interest, ``firstInterest``, whose work starts with
     /// ``run(progress:_:)``.
-    private init(over: (@Sendable (Fetch) -> Void)?, discarded: (@Sendable () -> Void)?) {
+    private init(
+        over: (@Sendable (Fetch) -> Void)?,
+        discarded: (@Sendable () -> Void)?,
+        enclosing: Fetch?
+    ) {
         var state = State()
-        state.interests[Self.firstInterest] = Interest(
-            discarded: discarded,
-            enclosing: Self.enclosing
-        )
+        state.interests[Self.firstInterest] = Interest(discarded: discarded, enclosing: enclosing)
         state.remaining = 1
         state.lastID = Self.firstInterest
         self.state = Locked(state)
@@ -100,7 +114,8 @@ package final class Fetch: Sendable {
         discarded: (@Sendable () -> Void)? = nil,
         _ work: @escaping @Sendable () async -> Output
     ) -> FetchInterest<Output> {
-        let fetch = Fetch(over: nil, discarded: discarded)
+        // A screen's own operation, started on its actor: part of no other fetch's work.
+        let fetch = Fetch(over: nil, discarded: discarded, enclosing: nil)
         fetch.run(progress: progress, work)
         return FetchInterest(fetch: fetch, id: firstInterest)
     }
@@ -111,7 +126,7 @@ package final class Fetch: Sendable {
         over: @escaping @Sendable (Fetch) -> Void,
         discarded: (@Sendable () -> Void)?
     ) -> Fetch {
-        Fetch(over: over, discarded: discarded)
+        Fetch(over: over, discarded: discarded, enclosing: enclosing)
     }
 
     /// Runs `work` in a task of its own, which keeps the calling task's task-locals and
@@ -122,7 +137,7 @@ package final class Fetch: Sendable {
         _ work: @escaping @Sendable () async -> Output
     ) {
         let task = Task { [self] in
-            let outcome = await Self.$enclosing.withValue(self) {
+            let outcome = await Self.$running.withValue(Reference(self)) {
                 if let progress {
                     await TransferProgress.observing(progress) { await work() }
                 } else {
