@@ -44,6 +44,9 @@ package final class Fetch: Sendable {
         var lastID = 0
         var task: Task<Void, Never>?
 
+        /// Whether the fetch is not over and a caller still wants its outcome.
+        var isWanted: Bool { outcome == nil && interests.values.contains(where: \.isWanted) }
+
         mutating func newID() -> Int {
             lastID += 1
             return lastID
@@ -83,7 +86,7 @@ package final class Fetch: Sendable {
     /// Whether a caller still wants the outcome: one that has not left, and is not
     /// part of the work of a fetch every caller of which has left.
     package var isWanted: Bool {
-        state.withLock { $0.outcome == nil && $0.interests.values.contains(where: \.isWanted) }
+        state.withLock { $0.isWanted }
     }
 
     /// A fetch with one interest, ``firstInterest``, whose work starts with
@@ -160,9 +163,7 @@ package final class Fetch: Sendable {
     func addInterest(discarded: (@Sendable () -> Void)?) -> Int? {
         let enclosing = Self.enclosing
         return state.withLock { state in
-            guard state.outcome == nil, !isAbandoned,
-                state.interests.values.contains(where: \.isWanted)
-            else { return nil }
+            guard state.isWanted, !isAbandoned else { return nil }
             let id = state.newID()
             state.interests[id] = Interest(discarded: discarded, enclosing: enclosing)
             state.remaining += 1
