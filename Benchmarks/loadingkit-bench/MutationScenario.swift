@@ -7,9 +7,9 @@ import LoadingKitTesting
 #endif
 
 /// What sending a mutation costs: a screen's `send` of a `PATCH` whose answer is
-/// decoded and kept, against the same `PATCH` written by hand — a completion-handler
-/// data task on the transport's plain `session`, a decode, the answer assigned to
-/// main-actor state — against one loopback server.
+/// decoded and kept, against the same `PATCH` sent by hand through the same transport's
+/// `send` — the route that streams the size limit — with a decode and the answer
+/// assigned to main-actor state, against one loopback server.
 @MainActor
 struct MutationScenario {
     let quick: Bool
@@ -30,7 +30,7 @@ struct MutationScenario {
         let url = server.url("/items/1")
         let screen = BenchScreen<BenchItem>(webservice: Webservice(transport: transport))
         let state = BaselineState<BenchItem>()
-        let session = transport.session
+        let transport = self.transport
         var interleaved = Interleaved(rounds: quick ? 3 : 21)
         let comparison = try await interleaved.compare {
             try await Measure.time(operations: count) {
@@ -43,7 +43,7 @@ struct MutationScenario {
             try await Measure.time(operations: count) {
                 for _ in 0..<count {
                     state.isLoading = true
-                    state.value = try await Self.patch(item, at: url, on: session)
+                    state.value = try await Self.patch(item, at: url, through: transport)
                     state.isLoading = false
                 }
             }
@@ -53,29 +53,25 @@ struct MutationScenario {
                 "mutation round trip",
                 comparison,
                 budget: 1.05,
-                note: "a screen's send of a PATCH vs a hand-written PATCH + decode + assignment"
+                note:
+                    "a screen's send of a PATCH vs the same PATCH through URLSessionTransport.send"
             )
         ]
     }
 
-    /// The hand-written `PATCH`: the body encoded, a completion-handler data task, and
-    /// the answer decoded.
-    nonisolated private static func patch(_ item: BenchItem, at url: URL, on session: URLSession)
-        async throws -> BenchItem
-    {
+    /// The `PATCH` by hand: the body encoded, sent through `transport`, and the answer
+    /// decoded.
+    nonisolated private static func patch(
+        _ item: BenchItem,
+        at url: URL,
+        through transport: URLSessionTransport
+    ) async throws -> BenchItem {
         var request = URLRequest(url: url)
         request.httpMethod = "PATCH"
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         request.httpBody = try JSONEncoder().encode(item)
-        let data: Data = try await withCheckedThrowingContinuation { continuation in
-            session.dataTask(with: request) { data, response, error in
-                if let data, (response as? HTTPURLResponse)?.statusCode == 200 {
-                    continuation.resume(returning: data)
-                } else {
-                    continuation.resume(throwing: error ?? URLError(.badServerResponse))
-                }
-            }.resume()
-        }
+        let (data, response) = try await transport.send(request)
+        guard response.statusCode == 200 else { throw URLError(.badServerResponse) }
         return try JSONDecoder().decode(BenchItem.self, from: data)
     }
 }
