@@ -303,8 +303,8 @@ struct ComposedLoaderTests {
 
     @Test("10. the loader's kind decides what reload and appear mean, in generic code too")
     func lifecycleFollowsTheConformance() async throws {
-        #expect(PagedFeed.loadingLifecycle.firstLoad != nil)
-        #expect(FeedScreen.loadingLifecycle.firstLoad == nil)
+        #expect(PagedFeed.kind.firstLoad != nil)
+        #expect(FeedScreen.kind.firstLoad == nil)
         script(page: 1, [9, 8, 7])
         let feed = PagedFeed(transport: mock)
         func appear(_ loader: some Loading) -> LoadTask? { loader.loadingDidAppear() }

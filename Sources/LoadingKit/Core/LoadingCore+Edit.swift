@@ -14,7 +14,7 @@ extension LoadingCore {
         let outcome = edit.apply(&content)
         guard !outcome.changes.isEmpty else { return false }
         noteEdit(removed: outcome.removed, inserted: outcome.inserted)
-        Loader.loadingLifecycle.edited(
+        Loader.kind.edited(
             loader,
             AppliedEdit(
                 edit: edit,

@@ -10,7 +10,7 @@ import LoadingKitNetworking
 ///
 /// The protocols' default implementations drive it, passing the screen; refinements
 /// plug in through the closures they pass to `begin` and `run` and through
-/// ``LoadingLifecycle``, never by casting the screen.
+/// `LoaderKind`, never by casting the screen.
 extension LoadingCore {
     // MARK: - 1. Begin
 

@@ -53,7 +53,7 @@ extension LoadingCore {
                     return
                 }
             }
-            _ = Loader.loadingLifecycle.reload(loader, .background)?.task
+            _ = Loader.kind.reload(loader, .background)?.task
         }
         guarded.withLock { guarded in
             // Paused while the task was made: it never waits.

@@ -30,7 +30,7 @@ extension Loading {
     ///   - resource: What to load.
     ///   - policy: When to send a request; ``LoadPolicy/ifNeeded`` by default.
     public func load(resource: Resource<ResourceType>, policy: LoadPolicy = .ifNeeded) async {
-        await Self.loadingLifecycle.load(self, resource, policy).finish()
+        await Self.kind.load(self, resource, policy).finish()
     }
 
     /// Starts loading `resource` without waiting, for callers that are not async, like
@@ -56,7 +56,7 @@ extension Loading {
         policy: LoadPolicy = .ifNeeded,
         completion: (@MainActor (LoadingState<ResourceType>) -> Void)? = nil
     ) -> LoadTask {
-        handOut(Self.loadingLifecycle.load(self, resource, policy), completion: completion)
+        handOut(Self.kind.load(self, resource, policy), completion: completion)
     }
 
     /// Cancels the load in flight. The state returns to what it was before the load
@@ -74,7 +74,7 @@ extension Loading {
     ///
     /// - Parameter policy: When to send a request; ``LoadPolicy/force`` by default.
     public func reload(policy: LoadPolicy = .force) async {
-        await Self.loadingLifecycle.reload(self, policy)?.finish()
+        await Self.kind.reload(self, policy)?.finish()
     }
 
     /// Clears the loader — for a log-out or an account switch: cancels the load in
@@ -86,7 +86,7 @@ extension Loading {
         _ = core.cancel()
         core.dropDeferredPages()
         core.forgetResource()
-        Self.loadingLifecycle.forget(self)
+        Self.kind.forget(self)
         core.update(for: self) { $0.reset() }
     }
 
@@ -103,7 +103,7 @@ extension Loading {
     @discardableResult
     public func loadingDidAppear() -> LoadTask? {
         loading.resumePolling()
-        guard let start = Self.loadingLifecycle.reload(self, .ifNeeded) else { return nil }
+        guard let start = Self.kind.reload(self, .ifNeeded) else { return nil }
         // Fresh content skips the load: the revalidations start again from now.
         loading.schedulePoll(for: self)
         return handOut(start, completion: nil)
@@ -115,7 +115,7 @@ extension Loading {
     /// list's window of pages in the store, for the next screen that opens it.
     public func loadingDidDisappear() {
         loading.pausePolling()
-        _ = Self.loadingLifecycle.keepSnapshot(self)
+        _ = Self.kind.keepSnapshot(self)
         if cancelsLoadingOnDisappear {
             cancelLoading()
         }

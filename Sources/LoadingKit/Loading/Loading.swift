@@ -17,8 +17,7 @@ import LoadingKitNetworking
 /// ```
 ///
 /// Every requirement but the core and ``configure(value:)`` has a default that a
-/// conformer may replace — except ``loadingLifecycle``, which the kit supplies. The
-/// network work and the parse run off the main actor;
+/// conformer may replace. The network work and the parse run off the main actor;
 /// ``configure(value:)``, the hooks and every state change run on it.
 @MainActor
 public protocol Loading<ResourceType>: AnyObject, Sendable {
@@ -134,11 +133,6 @@ public protocol Loading<ResourceType>: AnyObject, Sendable {
     /// The clock of load times and freshness: any `Clock<Duration>`. Default:
     /// `ContinuousClock()`.
     var loadingClock: any Clock<Duration> { get }
-
-    /// What the default implementations do for this kind of loader: one value for a
-    /// ``Loading`` type, a window of pages for a ``Paginating`` one. Supplied by the
-    /// kit: do not implement it.
-    static var loadingLifecycle: LoadingLifecycle<Self> { get }
 }
 
 // MARK: - Default implementations
@@ -209,10 +203,6 @@ extension Loading {
 
     /// `ContinuousClock()`.
     public var loadingClock: any Clock<Duration> { ContinuousClock() }
-
-    /// One value: a load replaces it; a reload loads ``resource`` or the last resource
-    /// again.
-    public static var loadingLifecycle: LoadingLifecycle<Self> { .value }
 }
 
 extension Loading where ResourceType: Collection {

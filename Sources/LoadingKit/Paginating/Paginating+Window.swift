@@ -7,14 +7,14 @@ enum PageDirection: Sendable {
     case previous
 }
 
-extension LoadingLifecycle where Loader: Paginating {
+extension LoaderKind where Loader: Paginating {
     /// A window of pages: a load of the list's own resource loads the first page, any
     /// other resource is shown as a list without pages; a reload reloads the pages
     /// held; a refresh with nothing shown loads the first page, and one that cannot
     /// merge — or whose pages do not start at the head of the list — shows the first
     /// page.
-    static var pages: LoadingLifecycle {
-        LoadingLifecycle(
+    static var pages: LoaderKind {
+        LoaderKind(
             load: { loader, resource, policy in loader.beginLoad(of: resource, policy: policy) },
             reload: { loader, policy in
                 guard let resource = loader.resource ?? loader.loading.lastResource else {

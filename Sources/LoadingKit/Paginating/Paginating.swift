@@ -33,8 +33,7 @@ import LoadingKitNetworking
 ///
 /// A reload of the pages held sends one request per page, one after the other: bound
 /// the pages with ``maxPages`` for a list that grows long. Declare `Paginating` on the
-/// class that declares `Loading`: a subclass that adds it keeps its superclass's
-/// ``Loading/loadingLifecycle``.
+/// class that declares `Loading`, so that every default the kit supplies is the list's.
 ///
 /// The list lives in ``Loading/loadingState``, each page appended in place; change
 /// it only through the kit, which keeps ``pagination`` in step with it. Draw the
@@ -99,10 +98,6 @@ extension Paginating {
     ///
     /// - Parameter value: The loaded list, unused.
     public func configure(value: ResourceType) {}
-
-    /// A window of pages: a load of the list's first page resource loads the first
-    /// page; a reload reloads the pages held.
-    public static var loadingLifecycle: LoadingLifecycle<Self> { .pages }
 
     /// The items whose identifier is not shown yet, each once, when the items are
     /// `Identifiable`; else all of them.

@@ -63,10 +63,10 @@ extension Refreshable {
         }
         // Another resource's content, kept while this one loads, is no base to merge into.
         guard let content = state.content, !state.isPreviousContent else {
-            return Self.loadingLifecycle.firstLoad?(self) ?? beginFirstLoad()
+            return Self.kind.firstLoad?(self) ?? beginFirstLoad()
         }
-        if !Self.loadingLifecycle.mergesAtHead(self),
-            let replacement = Self.loadingLifecycle.replacement?(self)
+        if !Self.kind.mergesAtHead(self),
+            let replacement = Self.kind.replacement?(self)
         {
             let operation = loading.run(.refreshing, for: self) {
                 RefreshOutcome.replaced(try await replacement())
@@ -77,7 +77,7 @@ extension Refreshable {
         }
         let anchor = refreshAnchor(of: content)
         let first = refreshResource(newerThan: anchor)
-        let firstPage = Self.loadingLifecycle.refreshHead(self, first)
+        let firstPage = Self.kind.refreshHead(self, first)
         let webservice = self.webservice
         let limit = max(1, refreshPageLimit)
         let operation = loading.run(.refreshing, for: self) { [weak self] in
@@ -120,7 +120,7 @@ extension Refreshable {
             try loader.applyRefresh(refreshed.0)
             // What the newest page's response says of the whole list holds now.
             if let head = refreshed.1 {
-                Self.loadingLifecycle.answered(loader, head)
+                Self.kind.answered(loader, head)
             }
         }
         return .started(operation)
@@ -146,7 +146,7 @@ extension Refreshable {
     ) -> RefreshStep<Self> {
         let content = loadingState.content ?? content
         let edits = loading.editCount
-        let replacement = Self.loadingLifecycle.replacement?(self)
+        let replacement = Self.kind.replacement?(self)
         switch mergeRefresh(pages, into: content) {
         case .merged(let merged, let change):
             if change == .replaced, let replacement {

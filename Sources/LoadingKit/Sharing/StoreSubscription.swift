@@ -97,7 +97,7 @@ final class StoreSubscription<Loader: Loading>: StoredValueObserver {
 
     func keepSnapshot() -> Bool {
         guard let loader else { return false }
-        return Loader.loadingLifecycle.keepSnapshot(loader)
+        return Loader.kind.keepSnapshot(loader)
     }
 
     /// Loads what the loader shows if needed, which the stale stored value makes a
@@ -113,7 +113,7 @@ final class StoreSubscription<Loader: Loading>: StoredValueObserver {
         {
             start = loader.loading.load(resource, policy: .ifNeeded, for: loader)
         } else {
-            start = Loader.loadingLifecycle.reload(loader, .ifNeeded)
+            start = Loader.kind.reload(loader, .ifNeeded)
         }
         guard case .joined = start else {
             _ = start?.task

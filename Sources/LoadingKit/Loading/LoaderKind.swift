@@ -6,13 +6,13 @@ import LoadingKitNetworking
 ///
 /// ```swift
 /// @MainActor final class IssuesScreen: Paginating { … }
-/// IssuesScreen.loadingLifecycle  // pages: reload() reloads the pages shown
+/// IssuesScreen.kind  // pages: reload() reloads the pages shown
 /// ```
 ///
-/// The kit supplies it through ``Loading/loadingLifecycle``; a conformer does not
-/// implement it. Because it is a requirement, the choice holds wherever the loader is
-/// used, in generic code too.
-public struct LoadingLifecycle<Loader: Loading>: Sendable {
+/// ``Loading/kind`` chooses it from the loader's type when it runs, so the choice holds
+/// wherever the loader is used, in generic code too, and a conformer has nothing to
+/// implement.
+struct LoaderKind<Loader: Loading>: Sendable {
     /// Starts a load of a resource under a policy.
     let load: @MainActor @Sendable (Loader, Resource<Loader.ResourceType>, LoadPolicy) -> LoadStart
     /// Starts a reload of what the loader shows, or of its first content; `nil` when
@@ -46,10 +46,31 @@ public struct LoadingLifecycle<Loader: Loading>: Sendable {
     var keepSnapshot: @MainActor @Sendable (Loader) -> Bool = { _ in false }
 }
 
-extension LoadingLifecycle {
+extension Loading {
+    /// What the default implementations do for this kind of loader: a window of pages
+    /// for a ``Paginating`` one, one value otherwise.
+    static var kind: LoaderKind<Self> {
+        guard let paginating = Self.self as? any Paginating.Type else { return .value }
+        return paginating.pagesKind(as: Self.self) ?? .value
+    }
+}
+
+extension Paginating {
+    /// The kind of a list of pages, for `Loader`, which is this type.
+    ///
+    /// - Parameter loader: This type, as the caller names it.
+    /// - Returns: The list's kind; `nil` when `loader` is another type.
+    fileprivate static func pagesKind<Loader: Loading>(as loader: Loader.Type) -> LoaderKind<
+        Loader
+    >? {
+        LoaderKind<Self>.pages as? LoaderKind<Loader>
+    }
+}
+
+extension LoaderKind {
     /// One value: a load replaces it, a reload loads the loader's resource again.
-    static var value: LoadingLifecycle {
-        LoadingLifecycle(
+    static var value: LoaderKind {
+        LoaderKind(
             load: { loader, resource, policy in
                 loader.loading.load(resource, policy: policy, for: loader)
             },
