@@ -75,7 +75,7 @@ extension Webservice {
         case .accountChanged(let onMainActor):
             let current = configuration.authenticator?.credentialNumber ?? 0
             fetches.cancel { $0.credential != current && $0.credential != .max }
-            store.layHeldChanges(of: configuration.authenticator?.signedInAccount)
+            store.showPendingChanges(madeBy: configuration.authenticator?.signedInAccount)
             removeStoredValues()
             store.tell(.accountChanged(onMainActor: onMainActor))
             // The writes the account signed in kept wait for it no longer.

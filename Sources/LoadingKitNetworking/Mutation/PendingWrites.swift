@@ -118,7 +118,7 @@ final class PendingWrites: Sendable {
     /// Returns once every mutation under way that changes the value of `identity` has
     /// ended, or when the calling task is cancelled; calls `waiting` first when there
     /// is one.
-    func settle(_ identity: ResourceIdentity, waiting: () -> Void) async {
+    func waitForMutations(changing identity: ResourceIdentity, waiting: () -> Void) async {
         let changing = state.withLock { state in
             state.underWay.values.filter { $0.changesValue(identity) }
         }

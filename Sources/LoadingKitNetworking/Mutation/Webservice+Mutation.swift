@@ -76,7 +76,7 @@ extension Webservice {
         } catch {
             outcome = .failure(error)
         }
-        settle(mutation, startedAs: start, after: outcome, wasSent: isSent)
+        conclude(mutation, startedAs: start, after: outcome, wasSent: isSent)
         writes.end(start.turn, in: mutation.scope)
         return try outcome.get().value
     }
@@ -89,7 +89,7 @@ extension Webservice {
     /// of loads sent before. A change whose outcome is unknown stays shown, unconfirmed,
     /// until the server's value comes in — taken back only if the server lacks it —
     /// unless the mutation was cancelled: its change is then taken back at once.
-    func settle<A: Sendable>(
+    func conclude<A: Sendable>(
         _ mutation: Mutation<A>,
         startedAs start: MutationStart,
         after outcome: Result<Fetched<A>, WebserviceError>,

@@ -17,13 +17,13 @@ extension Webservice {
     ) async throws(WebserviceError) -> A {
         defer { writes.end(start.turn, in: mutation.scope) }
         guard !Task.isCancelled else {
-            settle(mutation, startedAs: start, after: .failure(.cancelled), wasSent: false)
+            conclude(mutation, startedAs: start, after: .failure(.cancelled), wasSent: false)
             throw .cancelled
         }
         let account = configuration.authenticator?.signedInAccount
         if configuration.authenticator != nil, account == nil {
             // No one is signed in: no account to send the write for, later or now.
-            settle(
+            conclude(
                 mutation,
                 startedAs: start,
                 after: .failure(.authentication(.signedOut)),
@@ -47,7 +47,7 @@ extension Webservice {
             )
         } catch {
             report(.outboxRefused(error), about: mutation.resource)
-            settle(
+            conclude(
                 mutation,
                 startedAs: start,
                 after: .failure(.outboxRefused(error)),
@@ -118,7 +118,7 @@ extension Webservice {
         }
         store.release(start.id, of: mutation.changedIdentities)
         outbox.remove(record.sequence)
-        settle(mutation, startedAs: start, after: result, wasSent: true)
+        conclude(mutation, startedAs: start, after: result, wasSent: true)
         if case .failure(.badStatus(let failure)) = result, outcome == .rejected {
             report(
                 .writeRejected(sequence: record.sequence, status: failure.statusCode),

@@ -224,7 +224,7 @@ package final class StoredValues: Sendable {
     }
 
     /// Lays from now on the held changes `account` made, and no other account's.
-    package func layHeldChanges(of account: String?) {
+    package func showPendingChanges(madeBy account: String?) {
         state.withLock { $0.account = account }
     }
 

@@ -35,7 +35,7 @@ extension Webservice {
                 overtaken += 1
                 report(.overtakenByMutation, about: resource)
                 // Asked again once the mutations under way now have ended.
-                await writes.settle(identity) {
+                await writes.waitForMutations(changing: identity) {
                     report(.waitingForMutation, about: resource)
                 }
                 continue

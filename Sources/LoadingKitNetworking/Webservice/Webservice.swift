@@ -173,7 +173,7 @@ public final class Webservice: Sendable {
         self.configuration = configuration
         self.store = StoredValues(limits: configuration.storage)
         if let authenticator = configuration.authenticator {
-            store.layHeldChanges(of: authenticator.signedInAccount)
+            store.showPendingChanges(madeBy: authenticator.signedInAccount)
             authenticator.serve(self)
         }
         if let outbox = configuration.outbox {
@@ -239,7 +239,7 @@ public final class Webservice: Sendable {
         let identity = identity ?? resource.identity
         // A renewal's own requests wait for no write: one may wait for the renewal.
         if settlingWrites, !Authenticator.isRefreshing, !writes.isEmpty {
-            await writes.settle(identity) {
+            await writes.waitForMutations(changing: identity) {
                 self.report(.waitingForMutation, about: resource)
             }
         }
