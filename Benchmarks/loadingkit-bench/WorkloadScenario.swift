@@ -17,8 +17,9 @@ import LoadingKitTesting
 ///
 /// The relaunch rows run the same session in a new launch: through the kit, a new
 /// webservice on the disk cache the first launch left — the list shows the six pages
-/// it held at once and revalidates them, so no page is loaded to scroll down; by hand,
-/// as before, with nothing kept.
+/// it held at once, still fresh, and its rows' detail screens need no request; the
+/// pull-to-refresh reloads the six pages, and no page is loaded to scroll down; by
+/// hand, as before, with nothing kept.
 @MainActor
 struct WorkloadScenario {
     let quick: Bool

@@ -56,6 +56,51 @@ struct OfflineCacheTests {
         #expect(webservice.storedValue(for: posts)?.isStale == false)
     }
 
+    @Test(
+        "a value its response keeps fresh shows after a relaunch with no request; revalidated once its lifetime ends",
+        arguments: [
+            ("max-age=60", [30: 0, 61: 1]),
+            ("max-age=60, no-cache", [30: 1]),
+            (nil, [30: 1]),
+        ] as [(String?, [Int: Int])]
+    )
+    func freshValueNeedsNoRequestAfterARelaunch(
+        cacheControl: String?,
+        requestsAfter: [Int: Int]
+    ) async throws {
+        let clock = ManualClock()
+        func launch() -> Webservice {
+            Webservice(
+                transport: mock,
+                configuration: .init(
+                    persistentStore: DiskResourceStore(directory: directory),
+                    clock: clock
+                )
+            )
+        }
+        var answer = MockResponse.json(Post.list([1, 2])).header("ETag", "\"v1\"")
+        if let cacheControl {
+            answer = answer.header("Cache-Control", cacheControl)
+        }
+        mock.respond(to: "/posts", with: answer)
+        let first = launch()
+        _ = try await first.load(posts)
+        await first.persistPendingValues()
+        mock.respond(to: "/posts", with: .status(304))
+        var elapsed = 0
+        for (seconds, requests) in requestsAfter.sorted(by: { $0.key < $1.key }) {
+            clock.advance(by: .seconds(seconds - elapsed))
+            elapsed = seconds
+            let sent = mock.requests.count
+            let relaunched = launch()
+            let screen = PostsScreen(webservice: relaunched, clock: clock)
+            await screen.load(resource: posts)
+            #expect(screen.ids == [1, 2])
+            #expect(mock.requests.count - sent == requests, "\(seconds) s after the answer")
+            #expect(relaunched.storedValue(for: posts)?.isStale == false)
+        }
+    }
+
     @Test("a loader on a cold start shows the persisted value as its load begins: no placeholder")
     func coldStartShowsPersistedValueInFirstFrame() async throws {
         try await persist(posts)
@@ -153,7 +198,8 @@ struct OfflineCacheTests {
                 body: Data("[{\"id\":1}]".utf8),
                 entityTag: "W/\"é1\"",
                 lastModified: "Wed, 21 Oct 2026 07:28:00 GMT",
-                storedAt: Date(timeIntervalSince1970: 1_790_000_000.125)
+                storedAt: Date(timeIntervalSince1970: 1_790_000_000.125),
+                freshnessLifetime: .milliseconds(60_500)
             ),
             PersistedRecord(body: Data(), storedAt: Date(timeIntervalSince1970: 0)),
         ]

@@ -161,6 +161,32 @@ struct ReopenedListTests {
         #expect(reopened.ids == Array(1...20))
     }
 
+    @Test(
+        "after a relaunch a list its server keeps fresh is shown from disk with no request, and so are its rows' details"
+    )
+    func freshRelaunch() async throws {
+        cacheControl.withLock { $0 = "max-age=60" }
+        let directory = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let before = launch(in: directory)
+        let first = PostPages(server: server, webservice: before, storingPosts: true)
+        await first.loadFirstPage()
+        await first.loadNextPage()
+        await before.persistPendingValues()
+        let sent = server.requests.count
+
+        let relaunched = launch(in: directory)
+        let reopened = PostPages(server: server, webservice: relaunched, storingPosts: true)
+        await reopened.loadFirstPage()
+        #expect(reopened.ids == Array(1...20))
+        #expect(reopened.pagination.pagesLoaded == 2)
+        let detail = DetailScreen(webservice: relaunched)
+        await detail.load(resource: reopened.detail(id: 15))
+        #expect(detail.titles == [try #require(reopened.loadingState.content?[14].title)])
+        #expect(detail.loadingState.error == nil)
+        #expect(server.requests.count == sent)
+    }
+
     /// A webservice on a disk cache in `directory`, as each launch makes it.
     private func launch(in directory: URL) -> Webservice {
         Webservice(
@@ -279,18 +305,27 @@ private final class PostPages: Paginating {
     let maxPages: Int?
     /// Whether the pages after the first carry an `Authorization` header.
     let signsLaterPages: Bool
+    /// Whether each post is stored under its own resource, ``detail(id:)``.
+    let storesPosts: Bool
     private(set) var changes: [ContentChange] = []
 
     init(
         server: LoopbackServer,
         webservice: Webservice,
         maxPages: Int? = nil,
-        signingLaterPages: Bool = false
+        signingLaterPages: Bool = false,
+        storingPosts: Bool = false
     ) {
         self.server = server
         self.webservice = webservice
         self.maxPages = maxPages
         signsLaterPages = signingLaterPages
+        storesPosts = storingPosts
+    }
+
+    /// Post `id`'s own resource, which the server does not serve.
+    nonisolated func detail(id: Int) -> Resource<Post> {
+        Resource(url: server.url("/posts/\(id)"))
     }
 
     func resource(forPage page: Int?) -> Resource<Page<Post, Int>> {
@@ -302,7 +337,8 @@ private final class PostPages: Paginating {
         if signsLaterPages, (page ?? 1) > 1 {
             resource.request.setValue("Bearer s3cret", forHTTPHeaderField: "Authorization")
         }
-        return resource
+        guard storesPosts else { return resource }
+        return resource.storingElements(\.items) { [self] in detail(id: $0.id) }
     }
 
     func didApply(_ change: ContentChange) { changes.append(change) }

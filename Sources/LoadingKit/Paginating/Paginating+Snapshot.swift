@@ -73,7 +73,13 @@ extension Paginating {
         // On disk only when no page of it carries a credential it may not keep there.
         let onDisk = snapshotResource(of: first)
         if window.cursors.allSatisfy({ webservice.mayPersist(resource(forPage: $0)) }) {
-            webservice.persist(snapshot, of: onDisk, identity: snapshotIdentity)
+            webservice.persist(
+                snapshot,
+                of: onDisk,
+                identity: snapshotIdentity,
+                directives: directives,
+                age: age
+            )
         } else {
             webservice.forgetPersisted(of: onDisk, identity: snapshotIdentity)
         }
@@ -105,8 +111,9 @@ extension Paginating {
         let core = loading
         let snapshotIdentity = Snapshot.identity(ofList: identity)
         SharedValues.of(webservice).keepSnapshot(ofList: first.identity)
+        let kept = webservice.store.entry(for: snapshotIdentity)
         guard
-            let entry = webservice.store.entry(for: snapshotIdentity)
+            let entry = kept
                 ?? webservice.restoredEntry(
                     of: snapshotResource(of: first),
                     identity: snapshotIdentity
@@ -128,6 +135,11 @@ extension Paginating {
         else { return }
         core.stateIdentity = identity
         core.lastResource = listResource(of: first)
+        // Read back from disk still fresh: its items are known as its pages' answers
+        // would have made them, for the screens of each.
+        if kept == nil, !entry.isStale, let list = core.lastResource {
+            webservice.storeElements(of: snapshot.items, from: list, listedIn: entry)
+        }
         // Read back from disk, or invalidated since: shown, and revalidated.
         core.record(
             .freshness(

@@ -1,13 +1,16 @@
 import Foundation
 
 /// The layout of one file of a ``DiskResourceStore``: a magic number, the format
-/// version, a header of fixed-order fields — key, validators, date, body length and
-/// checksum — and the body. Strings are a 32-bit length and UTF-8 (an absent one is
+/// version, a header of fixed-order fields — key, validators, date, freshness lifetime,
+/// body length and checksum — and the body. Strings are a 32-bit length and UTF-8 (an absent one is
 /// length `0xFFFF_FFFF`), numbers 64-bit, all big-endian. A file that does not read
 /// back whole, with its own key, is refused.
 enum PersistedFile {
-    /// The format this version writes and reads: 2 since the header is binary.
-    static let formatVersion: UInt8 = 2
+    /// The format this version writes and reads: 3 since it keeps the freshness
+    /// lifetime.
+    static let formatVersion: UInt8 = 3
+    /// The lifetime field of a record whose response said none.
+    private static let noLifetime = UInt64.max
     private static let magic: [UInt8] = Array("LKRS".utf8)
 
     /// The file's bytes for `record` under `key`.
@@ -17,6 +20,9 @@ enum PersistedFile {
         writer.append(record.entityTag)
         writer.append(record.lastModified)
         writer.append(record.storedAt.timeIntervalSince1970.bitPattern)
+        writer.append(
+            record.freshnessLifetime.map { UInt64(max(0, $0 / .milliseconds(1))) } ?? noLifetime
+        )
         writer.append(UInt64(record.body.count))
         writer.append(record.body.withUnsafeBytes { StableHash.checksum(of: $0[...]) })
         var data = writer.data
@@ -40,6 +46,7 @@ enum PersistedFile {
                 let entityTag = reader.optionalString(),
                 let lastModified = reader.optionalString(),
                 let storedAt = reader.integer(UInt64.self),
+                let lifetime = reader.integer(UInt64.self),
                 let bodyLength = reader.integer(UInt64.self),
                 let checksum = reader.integer(UInt64.self),
                 bodyLength == reader.remaining, let body = reader.take(Int(bodyLength)),
@@ -49,7 +56,9 @@ enum PersistedFile {
                 body: Data(body),
                 entityTag: entityTag,
                 lastModified: lastModified,
-                storedAt: Date(timeIntervalSince1970: Double(bitPattern: storedAt))
+                storedAt: Date(timeIntervalSince1970: Double(bitPattern: storedAt)),
+                freshnessLifetime: lifetime == noLifetime
+                    ? nil : .milliseconds(Int64(clamping: lifetime))
             )
         }
     }

@@ -1,7 +1,8 @@
 import Foundation
 
 /// A place that keeps stored values across launches, so that a screen opened on a
-/// cold start shows the last value at once — marked stale — while it revalidates.
+/// cold start shows the last value at once: still fresh when its response's
+/// `Cache-Control` or `Expires` says so, else marked stale while it revalidates.
 ///
 /// ```swift
 /// let directory = URL.cachesDirectory.appending(path: "LoadingKit")
@@ -50,7 +51,7 @@ extension ResourceStore {
 }
 
 /// What a ``ResourceStore`` keeps of one value: the value encoded as JSON, its
-/// validators, and when it was received.
+/// validators, when it was received and how long it stays fresh.
 ///
 /// ```swift
 /// let record = PersistedRecord(body: try JSONEncoder().encode(posts), entityTag: "\"v1\"")
@@ -64,6 +65,10 @@ public struct PersistedRecord: Sendable, Equatable {
     public var lastModified: String?
     /// When the value was received.
     public var storedAt: Date
+    /// How long after ``storedAt`` the value stays fresh, as its response said;
+    /// `nil` when it said nothing or asked for revalidation: a value read back is then
+    /// revalidated before it is trusted.
+    public var freshnessLifetime: Duration?
 
     /// Creates a record.
     ///
@@ -72,15 +77,19 @@ public struct PersistedRecord: Sendable, Equatable {
     ///   - entityTag: The `ETag` the value came with.
     ///   - lastModified: The `Last-Modified` date the value came with.
     ///   - storedAt: When the value was received.
+    ///   - freshnessLifetime: How long after `storedAt` the value stays fresh; `nil`
+    ///     when its response did not say.
     public init(
         body: Data,
         entityTag: String? = nil,
         lastModified: String? = nil,
-        storedAt: Date = Date()
+        storedAt: Date = Date(),
+        freshnessLifetime: Duration? = nil
     ) {
         self.body = body
         self.entityTag = entityTag
         self.lastModified = lastModified
         self.storedAt = storedAt
+        self.freshnessLifetime = freshnessLifetime
     }
 }

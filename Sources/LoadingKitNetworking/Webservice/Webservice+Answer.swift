@@ -56,7 +56,12 @@ extension Webservice {
             }
             if let entry, entry.sequence == sent.sequence, !sent.isAnotherAccounts() {
                 if let persistence = sent.persistence {
-                    persist(value, validators: validators, to: persistence)
+                    persist(
+                        value,
+                        validators: validators,
+                        directives: directives,
+                        to: persistence
+                    )
                 }
                 if attempt.resource.storedElements != nil {
                     storeElements(of: value, from: attempt.resource, listedIn: entry)

@@ -2,7 +2,16 @@ extension Webservice {
     /// Stores the elements of `value` that `resource` names under their own resources,
     /// with the freshness of `entry`, the list's stored entry — unless a later request
     /// stored one already — and tells the loaders showing one.
-    func storeElements<A>(of value: A, from resource: Resource<A>, listedIn entry: StoredEntry) {
+    ///
+    /// - Parameters:
+    ///   - value: The list's value.
+    ///   - resource: The list's resource, which names its elements' resources.
+    ///   - entry: The list's stored entry.
+    package func storeElements<A>(
+        of value: A,
+        from resource: Resource<A>,
+        listedIn entry: StoredEntry
+    ) {
         guard let storedElements = resource.storedElements else { return }
         let elements = storedElements(value)
         let cost = entry.cost / max(1, elements.count)

@@ -57,9 +57,9 @@ extension Webservice {
         return restore(A.self, from: persistence, for: identity, notifies: false)
     }
 
-    /// Reads the persisted value of `identity` into memory, stale, telling the loaders
-    /// showing it when `notifies` is `true`; returns its entry. A record that does not
-    /// decode is removed.
+    /// Reads the persisted value of `identity` into memory — fresh while its freshness
+    /// lifetime lasts, else stale — telling the loaders showing it when `notifies` is
+    /// `true`; returns its entry. A record that does not decode is removed.
     func restore<A: Sendable>(
         _ type: A.Type,
         from persistence: Persistence,
@@ -73,10 +73,12 @@ extension Webservice {
             persistence.store.removeRecord(forKey: persistence.key)
             return nil
         }
-        let age = Duration.seconds(
-            max(0, configuration.clock.dateNow.timeIntervalSince(record.storedAt))
-        )
+        let elapsed = configuration.clock.dateNow.timeIntervalSince(record.storedAt)
+        let age = Duration.seconds(max(0, elapsed))
         let loadedAt = configuration.clock.continuousNow.advanced(by: .zero - age)
+        // A record from the future — the clock was set back — is trusted no longer.
+        let lifetime = elapsed < 0 ? nil : record.freshnessLifetime
+        let isFresh = lifetime.map { age < $0 } ?? false
         return store.store(value, for: identity, sequence: 0, notifies: notifies) { version in
             StoredEntry(
                 value: value,
@@ -85,10 +87,10 @@ extension Webservice {
                     lastModified: record.lastModified
                 ),
                 cacheFields: [:],
-                directives: CacheDirectives(),
+                directives: CacheDirectives(freshnessLifetime: lifetime),
                 loadedAt: loadedAt,
                 response: ResponseSummary(statusCode: 200),
-                isStale: true,
+                isStale: !isFresh,
                 version: version,
                 sequence: 0,
                 cost: record.body.count
@@ -98,9 +100,18 @@ extension Webservice {
 
     /// Writes `value` with `validators` in the background — unless another write or a
     /// removal of the same key is asked for before it runs: a value stored five times
-    /// in a burst is encoded once.
-    func persist<A: Sendable>(_ value: A, validators: Validators?, to persistence: Persistence) {
-        let storedAt = configuration.clock.dateNow
+    /// in a burst is encoded once. With `directives`, the value received at
+    /// `receivedAt` (by default now) is read back fresh for as long as they say.
+    func persist<A: Sendable>(
+        _ value: A,
+        validators: Validators?,
+        directives: CacheDirectives? = nil,
+        receivedAt: Date? = nil,
+        to persistence: Persistence
+    ) {
+        let storedAt = receivedAt ?? configuration.clock.dateNow
+        let lifetime =
+            directives?.requiresRevalidation == false ? directives?.freshnessLifetime : nil
         let turn = nextPersistenceTurn(of: persistence.key)
         persistenceQueue.async { [persistenceTurns] in
             guard persistenceTurns.withLock({ $0[persistence.key] == turn }),
@@ -112,7 +123,8 @@ extension Webservice {
                     body: body,
                     entityTag: validators?.entityTag,
                     lastModified: validators?.lastModified,
-                    storedAt: storedAt
+                    storedAt: storedAt,
+                    freshnessLifetime: lifetime
                 ),
                 forKey: persistence.key
             )
@@ -144,13 +156,24 @@ extension Webservice {
     ///   - value: The value kept.
     ///   - resource: The resource of the value, whose request decides.
     ///   - identity: The identity it is kept under.
+    ///   - directives: What the value's response said of reusing it.
+    ///   - age: How long ago it was received.
     package func persist<A: Sendable>(
         _ value: A,
         of resource: Resource<A>,
-        identity: ResourceIdentity
+        identity: ResourceIdentity,
+        directives: CacheDirectives,
+        age: Duration
     ) {
         guard let persistence = persistence(of: resource, identity: identity) else { return }
-        persist(value, validators: nil, to: persistence)
+        let seconds = Double(age.components.seconds) + Double(age.components.attoseconds) / 1e18
+        persist(
+            value,
+            validators: nil,
+            directives: directives,
+            receivedAt: configuration.clock.dateNow.addingTimeInterval(-seconds),
+            to: persistence
+        )
     }
 
     /// Whether a value of `resource` may be written to the persistent store: there is

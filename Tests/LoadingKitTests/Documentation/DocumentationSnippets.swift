@@ -569,7 +569,7 @@ enum SharingSnippets {
                 persistentStore: DiskResourceStore(directory: caches.appending(path: "api"))
             )
         )
-        // A cold start shows what was persisted at once, stale, and revalidates it.
+        // A cold start shows what was persisted at once; revalidated unless still fresh.
         await webservice.persistPendingValues()  // before the app is suspended
         // end snippet
     }
