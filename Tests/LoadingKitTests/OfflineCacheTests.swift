@@ -101,6 +101,42 @@ struct OfflineCacheTests {
         }
     }
 
+    @Test("a value written at a time the clock has not reached is revalidated after a relaunch")
+    func recordFromTheFutureIsRevalidated() async throws {
+        let written = ManualClock()
+        mock.respond(
+            to: "/posts",
+            with: .json(Post.list([1, 2])).header("ETag", "\"v1\"").header(
+                "Cache-Control",
+                "max-age=60"
+            )
+        )
+        let first = Webservice(
+            transport: mock,
+            configuration: .init(
+                persistentStore: DiskResourceStore(directory: directory),
+                clock: written
+            )
+        )
+        _ = try await first.load(posts)
+        await first.persistPendingValues()
+        mock.respond(to: "/posts", with: .status(304))
+        // The clock was set back ten seconds since.
+        let setBack = ManualClock(date: written.currentDate.addingTimeInterval(-10))
+        let relaunched = Webservice(
+            transport: mock,
+            configuration: .init(
+                persistentStore: DiskResourceStore(directory: directory),
+                clock: setBack
+            )
+        )
+        let screen = PostsScreen(webservice: relaunched, clock: setBack)
+        await screen.load(resource: posts)
+        #expect(screen.ids == [1, 2])
+        #expect(mock.requests.count == 2)
+        #expect(mock.requests.last?.value(forHTTPHeaderField: "If-None-Match") == "\"v1\"")
+    }
+
     @Test("a loader on a cold start shows the persisted value as its load begins: no placeholder")
     func coldStartShowsPersistedValueInFirstFrame() async throws {
         try await persist(posts)
