@@ -34,6 +34,11 @@ struct CacheDirectivesTests {
             (["Cache-Control": "max-age=60"], CacheDirectives(freshnessLifetime: .seconds(60))),
             (["Cache-Control": #"max-age="60""#], CacheDirectives(freshnessLifetime: .seconds(60))),
             (
+                ["Cache-Control": "public,\tmax-age= 60 ,  no-cache\t"],
+                CacheDirectives(requiresRevalidation: true, freshnessLifetime: .seconds(60))
+            ),
+            (["Cache-Control": "max-age=\u{A0}60"], CacheDirectives(freshnessLifetime: .zero)),
+            (
                 ["Cache-Control": "max-age=60", "Age": "25"],
                 CacheDirectives(freshnessLifetime: .seconds(35))
             ),

@@ -354,17 +354,24 @@ extension Paginating {
         from cursor: Cursor?,
         _ direction: PageDirection
     ) throws(LoadingError) {
-        // Items the user removed are in neither, whatever the server still lists.
-        let removedByUser = loading.removedItems
-        let moved = PageGap<ResourceType.Element>.moved(
-            onto: page.items.filter {
-                Self.identifier(of: $0).map { !removedByUser.contains($0) } ?? true
-            },
-            toward: direction,
-            from: loadingState.content ?? ResourceType(),
-            identifier: Self.identifier
-        )
         let fresh = itemsToAppend(from: page.items)
+        // Only an item shown already can have moved onto the page: with every item new,
+        // none did, and no identifier is read. Items the user removed are in neither,
+        // whatever the server still lists.
+        let removedByUser = loading.removedItems
+        let moved =
+            fresh.count == page.items.count
+            ? 0
+            : PageGap<ResourceType.Element>.moved(
+                onto: removedByUser.isEmpty
+                    ? page.items
+                    : page.items.filter {
+                        Self.identifier(of: $0).map { !removedByUser.contains($0) } ?? true
+                    },
+                toward: direction,
+                from: loadingState.content ?? ResourceType(),
+                identifier: Self.identifier
+            )
         let batch = ResourceType(fresh)
         do {
             try validate(batch)

@@ -69,7 +69,7 @@ public struct CacheDirectives: Sendable, Hashable {
                     maxSplits: 1,
                     omittingEmptySubsequences: false
                 )
-                let name = parts[0].trimmingCharacters(in: .whitespaces).lowercased()
+                let name = Self.trimmingSpaces(parts[0]).lowercased()
                 switch name {
                 case "no-store":
                     forbidsStoring = true
@@ -98,14 +98,23 @@ public struct CacheDirectives: Sendable, Hashable {
 
     /// The whole seconds of a delta-seconds value, quoted or not; `nil` when malformed.
     private static func seconds(_ text: Substring) -> Int64? {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = trimmingSpaces(text)
         let bare =
             trimmed.count >= 2 && trimmed.hasPrefix("\"") && trimmed.hasSuffix("\"")
-            ? String(trimmed.dropFirst().dropLast()) : trimmed
+            ? trimmed.dropFirst().dropLast() : trimmed
         guard !bare.isEmpty, bare.utf8.allSatisfy({ (48...57).contains($0) }) else {
             return nil
         }
         return Int64(bare.prefix(12)) ?? nil
+    }
+
+    /// `text` without the spaces and tabs around it: a field's optional white space
+    /// (RFC 9110 §5.6.3).
+    private static func trimmingSpaces(_ text: Substring) -> Substring {
+        let isSpace = { (character: Character) in character == " " || character == "\t" }
+        let start = text.firstIndex { !isSpace($0) } ?? text.endIndex
+        let end = text.lastIndex { !isSpace($0) }.map(text.index(after:)) ?? start
+        return text[start..<end]
     }
 
     /// The header fields the directives are read from.
