@@ -73,10 +73,11 @@ struct TerminalFrame {
         case (let activity, _, _) where activity != .idle:
             return "\(spinner) \(activity)"
         case (_, let error?, _):
-            return "⚠ \(next) failed: \(DemoFormat.reason(error)) — the next page asks again"
+            // A standing condition, not news: it stays true after a refresh succeeds.
+            return "⚠ \(next) not loaded: \(DemoFormat.reason(error)) — loading more asks again"
         case (_, _, let error?):
             return
-                "⚠ \(previous) failed: \(DemoFormat.reason(error)) — the previous page asks again"
+                "⚠ \(previous) not loaded: \(DemoFormat.reason(error)) — scrolling back asks again"
         default:
             return state.error.map { "⚠ \($0); showing what was loaded before" } ?? "✓ up to date"
         }

@@ -70,8 +70,8 @@ struct InteractiveKeysTests {
         #expect(output.frames[done].count { $0.hasPrefix("  + new  Story 24") } == 3)
         #expect(output.frames[done].contains("  ✓ up to date"))
         _ = try first(in: output, after: done) {
-            $0.hasPrefix("  ⚠ page 3 failed: status 503")
-                && $0.hasSuffix(" — the next page asks again")
+            $0.hasPrefix("  ⚠ page 3 not loaded: status 503")
+                && $0.hasSuffix(" — loading more asks again")
         }
         let paged = try first(in: output, after: settled) { $0.hasPrefix("  ↓ page Story ") }
         #expect(!output.frames[paged...].contains { $0.contains(published) })

@@ -96,7 +96,7 @@ struct TerminalRendererTests {
             )
         }
         let failed = try #require(
-            output.frames.firstIndex { $0.contains { $0.hasPrefix("  ⚠ page 3 failed") } }
+            output.frames.firstIndex { $0.contains { $0.hasPrefix("  ⚠ page 3 not loaded") } }
         )
         #expect(output.pauses.contains { $0.afterFrames == failed + 1 })
     }
@@ -133,7 +133,7 @@ struct TerminalRendererTests {
         let feedFrames = output.frames.filter { !statusLines($0).isEmpty }
         #expect(feedFrames.allSatisfy { statusLines($0).count == 1 })
         let statuses = feedFrames.map { statusLines($0)[0] }
-        let failed = statuses.firstIndex { $0.hasPrefix("  ⚠ page 3 failed: status 503") }
+        let failed = statuses.firstIndex { $0.hasPrefix("  ⚠ page 3 not loaded: status 503") }
         let retry = statuses.firstIndex { $0.contains(" retrying page 3, which failed: ") }
         #expect(try #require(failed) < #require(retry))
         #expect(statuses[try #require(retry)...].contains("  ✓ up to date"))
