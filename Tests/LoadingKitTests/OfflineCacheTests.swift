@@ -101,6 +101,59 @@ struct OfflineCacheTests {
         }
     }
 
+    /// What the first launch does after it stored the posts fresh for 60 seconds.
+    enum ChangeSincePersisted: String, CaseIterable, Sendable {
+        case invalidated, mutated, revalidatedAsNoCache
+    }
+
+    @Test(
+        "a value an invalidation, a mutation or a 304 may have outdated reads back stale after a relaunch",
+        arguments: ChangeSincePersisted.allCases
+    )
+    func changedSincePersisted(_ change: ChangeSincePersisted) async throws {
+        let clock = ManualClock()
+        func launch() -> Webservice {
+            Webservice(
+                transport: mock,
+                configuration: .init(
+                    persistentStore: DiskResourceStore(directory: directory),
+                    clock: clock
+                )
+            )
+        }
+        mock.respond(
+            to: "/posts",
+            with: .json(Post.list([1, 2])).header("ETag", "\"v1\"")
+                .header("Cache-Control", "max-age=60")
+        )
+        let first = launch()
+        _ = try await first.load(posts)
+        switch change {
+        case .invalidated:
+            first.invalidate(.resource(posts))
+        case .mutated:
+            let like = try Resource<Post>(
+                url: URL(string: "https://api.example.com/posts/1")!,
+                method: .patch,
+                body: Post(id: 1, title: "Liked")
+            )
+            mock.respond(to: "/posts/1", method: .patch, with: .json(Post(id: 1, title: "Liked")))
+            _ = try await first.send(Mutation(like))
+        case .revalidatedAsNoCache:
+            mock.respond(to: "/posts", with: .status(304, headers: ["Cache-Control": "no-cache"]))
+            _ = try await first.fetch(posts)
+        }
+        await first.persistPendingValues()
+        clock.advance(by: .seconds(10))
+        mock.respond(to: "/posts", with: .status(304))
+        let sent = mock.requests.count
+        let screen = PostsScreen(webservice: launch(), clock: clock)
+        await screen.load(resource: posts)
+        #expect(screen.ids == [1, 2])
+        #expect(mock.requests.count == sent + 1)
+        #expect(mock.requests.last?.value(forHTTPHeaderField: "If-None-Match") == "\"v1\"")
+    }
+
     @Test("a value written at a time the clock has not reached is revalidated after a relaunch")
     func recordFromTheFutureIsRevalidated() async throws {
         let written = ManualClock()

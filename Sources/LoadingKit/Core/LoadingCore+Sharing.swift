@@ -41,7 +41,7 @@ extension LoadingCore {
     /// Shows the stored value of `resource` at once, as the content, when the state
     /// shows another resource or nothing — superseding a load in flight — so that the
     /// policy then judges its freshness. A value only persisted is read back first,
-    /// stale. Does nothing when nothing is stored or `policy` ignores caches.
+    /// stale unless its lifetime still holds. Does nothing when nothing is stored or `policy` ignores caches.
     ///
     /// - Parameters:
     ///   - resource: The resource the load begins on.

@@ -9,9 +9,8 @@ import LoadingKitNetworking
 /// IssuesScreen.kind  // pages: reload() reloads the pages shown
 /// ```
 ///
-/// ``Loading/kind`` chooses it from the loader's type when it runs, so the choice holds
-/// wherever the loader is used, in generic code too, and a conformer has nothing to
-/// implement.
+/// ``Loading/kind`` chooses it when it runs, from the loader's type as the caller
+/// names it — in generic code too — and a conformer has nothing to implement.
 struct LoaderKind<Loader: Loading>: Sendable {
     /// Starts a load of a resource under a policy.
     let load: @MainActor @Sendable (Loader, Resource<Loader.ResourceType>, LoadPolicy) -> LoadStart

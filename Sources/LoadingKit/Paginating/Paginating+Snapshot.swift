@@ -6,8 +6,9 @@ import LoadingKitNetworking
 /// when the app persists its pending values; a screen that begins the list with
 /// nothing of it shown shows the snapshot as its first frame (unless it holds more
 /// pages than the screen's ``Paginating/maxPages``), and the policy then judges it as
-/// it judges a stored value: a stale one (read back from disk, or invalidated)
-/// reloads the pages held, whose requests are conditional.
+/// it judges a stored value: a stale one (invalidated, or read back from disk past the
+/// shortest lifetime of its pages) reloads the pages held, whose requests are
+/// conditional.
 extension Paginating {
     private typealias Snapshot = ListSnapshot<ResourceType, Cursor>
 
@@ -77,13 +78,32 @@ extension Paginating {
                 snapshot,
                 of: onDisk,
                 identity: snapshotIdentity,
-                directives: directives,
-                age: age
+                directives: CacheDirectives(freshnessLifetime: freshness(of: window)),
+                age: .zero
             )
         } else {
             webservice.forgetPersisted(of: onDisk, identity: snapshotIdentity)
         }
         return true
+    }
+
+    /// How long every page `window` holds stays fresh from now, as the stored entries
+    /// of the pages say; `nil` — the list reads back stale — when one is not stored,
+    /// is stale or says no lifetime, or the list shows local edits.
+    private func freshness(of window: PaginationState<Cursor>) -> Duration? {
+        guard loading.editCount == 0, loading.removedItems.isEmpty else { return nil }
+        let now = webservice.configuration.clock.continuousNow
+        var shortest: Duration?
+        for page in window.pages {
+            guard let entry = webservice.store.entry(for: resource(forPage: page.cursor).identity),
+                !entry.isStale, !entry.directives.requiresRevalidation,
+                let lifetime = entry.directives.freshnessLifetime
+            else { return nil }
+            let left = lifetime - entry.loadedAt.duration(to: now)
+            guard left > .zero else { return nil }
+            shortest = min(shortest ?? left, left)
+        }
+        return shortest
     }
 
     /// Forgets the list's snapshot, in memory and on disk: a screen reset starts the
@@ -138,9 +158,14 @@ extension Paginating {
         // Read back from disk still fresh: its items are known as its pages' answers
         // would have made them, for the screens of each.
         if kept == nil, !entry.isStale, let list = core.lastResource {
-            webservice.storeElements(of: snapshot.items, from: list, listedIn: entry)
+            webservice.storeElements(
+                of: snapshot.items,
+                from: list,
+                listedIn: entry,
+                onlyMissing: true
+            )
         }
-        // Read back from disk, or invalidated since: shown, and revalidated.
+        // Read back stale from disk, or invalidated since: shown, and revalidated.
         core.record(
             .freshness(
                 entry.isStale ? CacheDirectives(requiresRevalidation: true) : entry.directives

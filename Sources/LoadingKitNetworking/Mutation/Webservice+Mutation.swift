@@ -48,7 +48,7 @@ extension Webservice {
     }
 
     /// Sends `mutation`, which ``begin(_:notifying:)`` started as `start`, once its
-    /// turn has come, then settles the stored values as ``send(_:)`` says.
+    /// turn has come, then concludes it on the stored values as ``send(_:)`` says.
     package func complete<A: Sendable>(
         _ mutation: Mutation<A>,
         startedAs start: MutationStart
@@ -101,6 +101,10 @@ extension Webservice {
         // the last one met — unless the server refused it.
         let retried = mutation.retry.maximumAttempts > 1 && !outcome.isRefusal
         let mayBeApplied = answer != nil || (wasSent && (outcome.mayHaveBeenApplied || retried))
+        if mayBeApplied {
+            // The values on disk keep their lifetimes; the server's may have changed.
+            markPersistedValuesStale()
+        }
         if mayBeApplied || start.answerMayBeOutdated {
             writes.noteSettling(start.turn)
         }

@@ -54,6 +54,6 @@ public struct Page<Item: Sendable, Cursor: Sendable>: Sendable {
 extension Page: Equatable where Item: Equatable, Cursor: Equatable {}
 
 /// A page of `Codable` items and cursors is written to a persistent store as any value
-/// is, so that a list shown again after a relaunch revalidates its pages with the
-/// validators they came with.
+/// is, so that a list shown again after a relaunch revalidates its pages, once stale,
+/// with the validators they came with.
 extension Page: Codable where Item: Codable, Cursor: Codable {}

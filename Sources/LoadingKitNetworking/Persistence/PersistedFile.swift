@@ -21,7 +21,11 @@ enum PersistedFile {
         writer.append(record.lastModified)
         writer.append(record.storedAt.timeIntervalSince1970.bitPattern)
         writer.append(
-            record.freshnessLifetime.map { UInt64(max(0, $0 / .milliseconds(1))) } ?? noLifetime
+            record.freshnessLifetime.map { lifetime in
+                let milliseconds = lifetime / .milliseconds(1)
+                return milliseconds.isFinite
+                    ? UInt64(min(max(0, milliseconds), Double(noLifetime - 1))) : 0
+            } ?? noLifetime
         )
         writer.append(UInt64(record.body.count))
         writer.append(record.body.withUnsafeBytes { StableHash.checksum(of: $0[...]) })

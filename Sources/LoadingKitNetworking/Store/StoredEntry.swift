@@ -69,7 +69,8 @@ package struct StoredEntry: Sendable {
     ///   - directives: What the response said of keeping and reusing the value.
     ///   - loadedAt: When it was received, by the webservice's clock.
     ///   - response: What the response said beside the value.
-    ///   - isStale: Whether it is stale from the start, as a value read from disk is.
+    ///   - isStale: Whether it is stale from the start, as a value read back from disk
+    ///     past its lifetime is.
     ///   - version: The store's number of this value.
     ///   - sequence: The number of the request it answered.
     ///   - cost: The size of its body.

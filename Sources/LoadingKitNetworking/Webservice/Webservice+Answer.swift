@@ -115,6 +115,18 @@ extension Webservice {
         fields["Date"] = nil
         fields.merge(CacheDirectives.fields(of: response)) { _, new in new }
         let directives = CacheDirectives(fields: fields, receivedAt: configuration.clock.dateNow)
+        // A record on disk keeps the lifetime it was written with: one the server now
+        // shortens, or asks to revalidate or not to keep, reads back stale.
+        let was = conditional.entry.directives
+        if directives.forbidsStoring || directives.requiresRevalidation,
+            !was.requiresRevalidation
+        {
+            markPersistedValuesStale()
+        } else if let lifetime = was.freshnessLifetime,
+            directives.freshnessLifetime.map({ $0 < lifetime }) ?? true
+        {
+            markPersistedValuesStale()
+        }
         guard !directives.forbidsStoring else {
             store.remove(attempt.identity)
             guard !sent.isAnotherAccounts() else {

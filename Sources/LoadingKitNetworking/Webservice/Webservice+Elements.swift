@@ -7,15 +7,18 @@ extension Webservice {
     ///   - value: The list's value.
     ///   - resource: The list's resource, which names its elements' resources.
     ///   - entry: The list's stored entry.
+    ///   - onlyMissing: Whether an element stored already is left as it is, whatever
+    ///     its sequence: for a list read back from disk, as its elements may be.
     package func storeElements<A>(
         of value: A,
         from resource: Resource<A>,
-        listedIn entry: StoredEntry
+        listedIn entry: StoredEntry,
+        onlyMissing: Bool = false
     ) {
         guard let storedElements = resource.storedElements else { return }
         let elements = storedElements(value)
         let cost = entry.cost / max(1, elements.count)
-        for element in elements {
+        for element in elements where !onlyMissing || store.entry(for: element.identity) == nil {
             let observed = store.pinCount(of: element.identity) > 0
             _ = store.store(
                 element.value,

@@ -6,9 +6,11 @@ import Foundation
 
 /// How a webservice keeps values across launches in its ``ResourceStore``: a `GET`
 /// of a `Codable` value whose parse has a stable name is written in the background once
-/// stored; a load that finds nothing in memory reads it back, stale, before asking the
-/// server whether it changed — a loader where its load begins, so that the value shows
-/// in the first frame.
+/// stored, with the freshness lifetime its response gave; a load that finds nothing in
+/// memory reads it back — a loader where its load begins, so that the value shows in
+/// the first frame — fresh while that lifetime lasts and nothing since may have changed
+/// it (an invalidation, a mutation, a `304` that shortened it), else stale, and asks
+/// the server whether it changed.
 extension Webservice {
     /// Where one resource's value is kept across launches.
     struct Persistence {
@@ -39,7 +41,7 @@ extension Webservice {
         return Persistence(store: store, key: key + "\u{1F}account \(account)")
     }
 
-    /// The persisted value of `resource`, read into memory, stale, for a loader that
+    /// The persisted value of `resource`, read into memory, for a loader that
     /// starts on it and shows it at once — when its store is quick to read; `nil` when
     /// nothing is persisted for it or it may not be.
     ///
@@ -74,11 +76,15 @@ extension Webservice {
             return nil
         }
         let elapsed = configuration.clock.dateNow.timeIntervalSince(record.storedAt)
-        let age = Duration.seconds(max(0, elapsed))
+        let age = Duration.seconds(elapsed.isFinite ? max(0, elapsed) : 0)
         let loadedAt = configuration.clock.continuousNow.advanced(by: .zero - age)
-        // A record from the future — the clock was set back — is trusted no longer.
-        let lifetime = elapsed < 0 ? nil : record.freshnessLifetime
-        let isFresh = lifetime.map { age < $0 } ?? false
+        // A record from the future — the clock was set back — is trusted no longer, nor
+        // one written before what it holds may have changed.
+        let lifetime =
+            elapsed.isFinite && elapsed >= 0
+            ? record.freshnessLifetime.flatMap { age < $0 ? $0 : nil } : nil
+        let isFresh =
+            lifetime != nil && record.storedAt > staleBefore(in: persistence.store)
         return store.store(value, for: identity, sequence: 0, notifies: notifies) { version in
             StoredEntry(
                 value: value,
@@ -87,7 +93,7 @@ extension Webservice {
                     lastModified: record.lastModified
                 ),
                 cacheFields: [:],
-                directives: CacheDirectives(freshnessLifetime: lifetime),
+                directives: CacheDirectives(freshnessLifetime: isFresh ? lifetime : nil),
                 loadedAt: loadedAt,
                 response: ResponseSummary(statusCode: 200),
                 isStale: !isFresh,
@@ -109,9 +115,13 @@ extension Webservice {
         receivedAt: Date? = nil,
         to persistence: Persistence
     ) {
-        let storedAt = receivedAt ?? configuration.clock.dateNow
         let lifetime =
             directives?.requiresRevalidation == false ? directives?.freshnessLifetime : nil
+        if lifetime != nil {
+            // Read, or kept from now on, before a value that may read back fresh.
+            _ = staleBefore(in: persistence.store)
+        }
+        let storedAt = receivedAt ?? configuration.clock.dateNow
         let turn = nextPersistenceTurn(of: persistence.key)
         persistenceQueue.async { [persistenceTurns] in
             guard persistenceTurns.withLock({ $0[persistence.key] == turn }),
@@ -128,6 +138,46 @@ extension Webservice {
                 ),
                 forKey: persistence.key
             )
+        }
+    }
+
+    /// The key of the record whose date is the one before which every persisted value
+    /// reads back stale: no resource's key, which begins with its method.
+    static let staleBeforeKey = "\u{1F}stale before"
+
+    /// The date up to which every persisted value of `store` reads back stale, read
+    /// once. A store that has none — a new one, or one that lost it — trusts nothing
+    /// written before this launch began using it: it keeps a millisecond before now.
+    private func staleBefore(in store: any ResourceStore) -> Date {
+        persistedStaleBefore.withLock { read in
+            if let date = read ?? nil {
+                return date
+            }
+            if let date = store.record(forKey: Self.staleBeforeKey)?.storedAt {
+                read = date
+                return date
+            }
+            let before = configuration.clock.dateNow.addingTimeInterval(-0.001)
+            read = before
+            persistenceQueue.async {
+                store.store(
+                    PersistedRecord(body: Data(), storedAt: before),
+                    forKey: Self.staleBeforeKey
+                )
+            }
+            return before
+        }
+    }
+
+    /// Makes every value persisted so far — up to now — read back stale — from now on in this launch,
+    /// and in the next ones: an invalidation, a mutation or an answer may have changed
+    /// what is on disk, which keeps its lifetime.
+    func markPersistedValuesStale() {
+        guard let store = configuration.persistentStore else { return }
+        let now = configuration.clock.dateNow
+        persistedStaleBefore.withLock { $0 = .some(now) }
+        persistenceQueue.async {
+            store.store(PersistedRecord(body: Data(), storedAt: now), forKey: Self.staleBeforeKey)
         }
     }
 

@@ -19,7 +19,9 @@ extension Webservice {
     /// - Returns: How many stored values it covered.
     @discardableResult
     public func invalidate(_ invalidation: Invalidation) -> Int {
-        store.invalidate(invalidation)
+        // What is on disk keeps its lifetime: read back stale from now on.
+        markPersistedValuesStale()
+        return store.invalidate(invalidation)
     }
 
     /// Forgets every stored value and its validators, so that no later load is answered

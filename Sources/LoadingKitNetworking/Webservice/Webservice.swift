@@ -156,6 +156,9 @@ public final class Webservice: Sendable {
     /// For each persistent key, the number of the last write or removal asked for: a
     /// write that a later one for its key replaced before it ran is skipped unencoded.
     let persistenceTurns = Locked<[String: UInt64]>([:])
+    /// The date before which every persisted value reads back stale, once read from the
+    /// persistent store (the outer optional: not read yet).
+    let persistedStaleBefore = Locked<Date??>(nil)
     /// What keeps values the screens hold beside the store — the lists they show —
     /// before ``persistPendingValues()`` waits for the writes.
     let persistenceHooks = Locked<[@MainActor @Sendable () -> Void]>([])
