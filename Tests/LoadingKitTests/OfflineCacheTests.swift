@@ -15,11 +15,19 @@ struct OfflineCacheTests {
     var directory: URL { temporary.url }
     let posts = Resource<[Post]>(url: URL(string: "https://api.example.com/posts")!)
 
-    private func webservice(_ store: DiskResourceStore, credentials: Bool = false) -> Webservice {
-        Webservice(
-            transport: mock,
-            configuration: .init(persistentStore: store, persistsCredentialedRequests: credentials)
+    private func webservice(
+        _ store: DiskResourceStore,
+        credentials: Bool = false,
+        clock: ManualClock? = nil
+    ) -> Webservice {
+        var configuration = Webservice.Configuration(
+            persistentStore: store,
+            persistsCredentialedRequests: credentials
         )
+        if let clock {
+            configuration.clock = clock
+        }
+        return Webservice(transport: mock, configuration: configuration)
     }
 
     private var files: [String] {
@@ -70,13 +78,7 @@ struct OfflineCacheTests {
     ) async throws {
         let clock = ManualClock()
         func launch() -> Webservice {
-            Webservice(
-                transport: mock,
-                configuration: .init(
-                    persistentStore: DiskResourceStore(directory: directory),
-                    clock: clock
-                )
-            )
+            webservice(DiskResourceStore(directory: directory), clock: clock)
         }
         var answer = MockResponse.json(Post.list([1, 2])).header("ETag", "\"v1\"")
         if let cacheControl {
@@ -113,13 +115,7 @@ struct OfflineCacheTests {
     func changedSincePersisted(_ change: ChangeSincePersisted) async throws {
         let clock = ManualClock()
         func launch() -> Webservice {
-            Webservice(
-                transport: mock,
-                configuration: .init(
-                    persistentStore: DiskResourceStore(directory: directory),
-                    clock: clock
-                )
-            )
+            webservice(DiskResourceStore(directory: directory), clock: clock)
         }
         mock.respond(
             to: "/posts",
@@ -164,25 +160,13 @@ struct OfflineCacheTests {
                 "max-age=60"
             )
         )
-        let first = Webservice(
-            transport: mock,
-            configuration: .init(
-                persistentStore: DiskResourceStore(directory: directory),
-                clock: written
-            )
-        )
+        let first = webservice(DiskResourceStore(directory: directory), clock: written)
         _ = try await first.load(posts)
         await first.persistPendingValues()
         mock.respond(to: "/posts", with: .status(304))
         // The clock was set back ten seconds since.
         let setBack = ManualClock(date: written.currentDate.addingTimeInterval(-10))
-        let relaunched = Webservice(
-            transport: mock,
-            configuration: .init(
-                persistentStore: DiskResourceStore(directory: directory),
-                clock: setBack
-            )
-        )
+        let relaunched = webservice(DiskResourceStore(directory: directory), clock: setBack)
         let screen = PostsScreen(webservice: relaunched, clock: setBack)
         await screen.load(resource: posts)
         #expect(screen.ids == [1, 2])

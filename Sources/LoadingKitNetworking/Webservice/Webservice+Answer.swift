@@ -118,12 +118,11 @@ extension Webservice {
         // A record on disk keeps the lifetime it was written with: one the server now
         // shortens, or asks to revalidate or not to keep, reads back stale.
         let was = conditional.entry.directives
-        if directives.forbidsStoring || directives.requiresRevalidation,
-            !was.requiresRevalidation
-        {
-            markPersistedValuesStale()
-        } else if let lifetime = was.freshnessLifetime,
-            directives.freshnessLifetime.map({ $0 < lifetime }) ?? true
+        let shortened = was.freshnessLifetime.map { lifetime in
+            directives.freshnessLifetime.map { $0 < lifetime } ?? true
+        }
+        if (directives.forbidsStoring || directives.requiresRevalidation)
+            && !was.requiresRevalidation || shortened == true
         {
             markPersistedValuesStale()
         }

@@ -159,25 +159,26 @@ extension Webservice {
             }
             let before = configuration.clock.dateNow.addingTimeInterval(-0.001)
             read = before
-            persistenceQueue.async {
-                store.store(
-                    PersistedRecord(body: Data(), storedAt: before),
-                    forKey: Self.staleBeforeKey
-                )
-            }
+            keep(staleBefore: before, in: store)
             return before
         }
     }
 
-    /// Makes every value persisted so far — up to now — read back stale — from now on in this launch,
-    /// and in the next ones: an invalidation, a mutation or an answer may have changed
-    /// what is on disk, which keeps its lifetime.
+    /// Makes every value persisted up to now read back stale, in this launch and the
+    /// next ones: an invalidation, a mutation or an answer may have changed what is on
+    /// disk, which keeps its lifetime.
     func markPersistedValuesStale() {
         guard let store = configuration.persistentStore else { return }
         let now = configuration.clock.dateNow
         persistedStaleBefore.withLock { $0 = .some(now) }
+        keep(staleBefore: now, in: store)
+    }
+
+    /// Writes `date` as the one up to which `store`'s values read back stale, in the
+    /// background, after the writes before.
+    private func keep(staleBefore date: Date, in store: any ResourceStore) {
         persistenceQueue.async {
-            store.store(PersistedRecord(body: Data(), storedAt: now), forKey: Self.staleBeforeKey)
+            store.store(PersistedRecord(body: Data(), storedAt: date), forKey: Self.staleBeforeKey)
         }
     }
 
