@@ -34,10 +34,28 @@ public final class LoadingCore<Value: Sendable>: Observable {
     /// ``state`` as the kit reads it: no observation is registered.
     private(set) var current = LoadingState<Value>()
     private let registrar = ObservationRegistrar()
-    /// The key paths observers are told about, made once: in a generic class, each
-    /// `\.state` written in a function is a new key path, built at every call.
-    private lazy var stateKey: KeyPath<LoadingCore, LoadingState<Value>> = \.state
-    private lazy var pagesKey: KeyPath<LoadingCore, AnyObject?> = \.pages
+    /// The key paths observers are told about, made once per value type: in a generic
+    /// class, each `\.state` written in a function is a new key path, built at every
+    /// call.
+    private lazy var stateKey = unsafeDowncast(
+        Self.keyPaths.state,
+        to: KeyPath<LoadingCore, LoadingState<Value>>.self
+    )
+    private lazy var pagesKey = unsafeDowncast(
+        Self.keyPaths.pages,
+        to: KeyPath<LoadingCore, AnyObject?>.self
+    )
+
+    /// The key paths of this core type, made at its first use.
+    private static var keyPaths: CoreKeyPaths {
+        let type = ObjectIdentifier(Self.self)
+        if let made = coreKeyPaths[type] {
+            return made
+        }
+        let made = CoreKeyPaths(state: \LoadingCore.state, pages: \LoadingCore.pages)
+        coreKeyPaths[type] = made
+        return made
+    }
 
     // MARK: - Bookkeeping (main actor only)
 
@@ -263,3 +281,12 @@ public final class LoadingCore<Value: Sendable>: Observable {
 final class PaginationBox<Cursor: Sendable> {
     var state = PaginationState<Cursor>()
 }
+
+/// The key paths a type of core tells observers about.
+private struct CoreKeyPaths {
+    let state: AnyKeyPath
+    let pages: AnyKeyPath
+}
+
+/// The key paths of each type of core made so far, by core type.
+@MainActor private var coreKeyPaths: [ObjectIdentifier: CoreKeyPaths] = [:]

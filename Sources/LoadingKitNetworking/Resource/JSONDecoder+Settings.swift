@@ -1,6 +1,10 @@
 import Foundation
 
 extension JSONDecoder {
+    /// A decoder of the default settings, which the JSON resources made without one
+    /// share: a decode changes nothing in it.
+    static let shared = JSONDecoder()
+
     /// The decoder's settings in words — `keys from snake_case, dates as ISO 8601` —
     /// when each is of a kind two decoders share by value: keys as they are or from
     /// snake case; dates and data by a standard strategy; non-conforming floats refused

@@ -5,7 +5,7 @@ import Synchronization
 /// each named, or unique when nothing can name it (a closure has no identity).
 package struct ParseIdentity: Hashable, Sendable, CustomStringConvertible {
     package enum Step: Hashable, Sendable {
-        /// JSON decoding with a fresh default decoder.
+        /// JSON decoding with a default decoder.
         case json
         /// JSON decoding with this decoder instance.
         case decoder(InstanceReference)
@@ -30,13 +30,16 @@ package struct ParseIdentity: Hashable, Sendable, CustomStringConvertible {
     /// A parse nothing names: equal to no other.
     static var unique: ParseIdentity { ParseIdentity(steps: [.uniqueStep]) }
 
+    /// JSON decoding with a default decoder, made once: most resources parse so.
+    private static let plainJSON = ParseIdentity(steps: [.json])
+
     /// JSON decoding, with `decoder` when one is given: named by its settings when
     /// they are of kinds two decoders share (a new decoder's are plain `json`), else by
     /// the instance.
     static func json(_ decoder: JSONDecoder?) -> ParseIdentity {
-        guard let decoder else { return ParseIdentity(steps: [.json]) }
+        guard let decoder else { return plainJSON }
         return switch decoder.settingsByValue {
-        case "": ParseIdentity(steps: [.json])
+        case "": plainJSON
         case let settings?: ParseIdentity(steps: [.jsonSettings(settings)])
         case nil: ParseIdentity(steps: [.decoder(InstanceReference(decoder))])
         }

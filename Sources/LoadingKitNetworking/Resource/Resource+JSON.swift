@@ -32,19 +32,24 @@ extension Resource where A: Decodable & SendableMetatype {
         headers: [String: String] = [:],
         decoder: JSONDecoder? = nil
     ) {
-        var request = URLRequest(url: url)
+        // The URL is made whole before the request is: setting a request's URL copies
+        // the Foundation object behind it.
+        var request = URLRequest(url: url.appendingQuery(query))
         // A new request is a `GET` with no fields: set only what differs, and the one
         // field whole — `setValue` checks and merges names, which on Linux costs more
         // than the rest of the resource.
         if method != .get {
             request.httpMethod = method.rawValue
         }
-        request.allHTTPHeaderFields = ["Accept": "application/json"]
-        let decoding = decoder ?? JSONDecoder()
+        request.allHTTPHeaderFields = acceptingJSON
+        // A default decoder holds no state a decode changes: one serves every resource.
+        let decoding = decoder ?? JSONDecoder.shared
         self.init(request: request, parseIdentity: .json(decoder)) { data, _ in
             try decoding.decode(A.self, from: data)
         }
-        self = self.query(query).headers(headers)
+        if !headers.isEmpty {
+            self = self.headers(headers)
+        }
     }
 
     /// A resource that sends a JSON body and decodes a JSON response.
@@ -77,3 +82,6 @@ extension Resource where A: Decodable & SendableMetatype {
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
     }
 }
+
+/// The header fields of a new JSON resource, made once.
+private let acceptingJSON = ["Accept": "application/json"]

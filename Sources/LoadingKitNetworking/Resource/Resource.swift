@@ -227,12 +227,9 @@ extension Resource {
     ///   resource as it is.
     /// - Returns: The copy.
     public func query(_ items: [URLQueryItem]) -> Resource {
-        guard !items.isEmpty, let url = request.url,
-            var components = URLComponents(url: url, resolvingAgainstBaseURL: true)
-        else { return self }
-        components.queryItems = (components.queryItems ?? []) + items
+        guard !items.isEmpty, let url = request.url else { return self }
         var copy = self
-        copy.request.url = components.url ?? url
+        copy.request.url = url.appendingQuery(items)
         return copy
     }
 

@@ -41,10 +41,12 @@ public struct ResourceIdentity: Hashable, Sendable {
 
     init<A>(of resource: Resource<A>) {
         let request = resource.request
-        var fields: [String: String] = [:]
-        for (name, value) in request.allHTTPHeaderFields ?? [:] {
+        let sent = request.allHTTPHeaderFields ?? [:]
+        let outside = resource.headersOutsideIdentity
+        var fields = [String: String](minimumCapacity: sent.count)
+        for (name, value) in sent {
             let lowercased = name.lowercased()
-            if !resource.headersOutsideIdentity.contains(lowercased) {
+            if outside.isEmpty || !outside.contains(lowercased) {
                 fields[lowercased] = value
             }
         }

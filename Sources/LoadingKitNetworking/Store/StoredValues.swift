@@ -133,33 +133,48 @@ package final class StoredValues: Sendable {
             guard !isRefused() else {
                 return (state.slots[identity].map { state.nodes[$0]!.entry }, false)
             }
-            state.lastVersion += 1
-            if let slot = state.slots[identity] {
-                var entry = state.nodes[slot]!.entry
-                guard entry.sequence <= sequence else { return (entry, false) }
-                let changed = entry.reduce(
-                    .answered(describe(state.lastVersion)),
-                    numbering: state.lastVersion
-                )
-                state.replace(slot, with: entry)
-                state.touch(slot)
-                if !changed {
-                    return (entry, false)
-                }
-            } else {
-                var fresh = describe(state.lastVersion)
-                for held in state.held[identity] ?? [] where held.account == state.account {
-                    fresh.reduce(.changeLaid(held.edit), numbering: state.lastVersion)
-                }
-                state.insert(fresh, for: identity)
-            }
+            let changed = state.store(for: identity, sequence: sequence, describe: describe)
             state.evict(within: limits)
-            return (state.slots[identity].map { state.nodes[$0]!.entry }, true)
+            return (state.slots[identity].map { state.nodes[$0]!.entry }, changed)
         }
         if changed, notifies {
             tell(.value(identity))
         }
         return entry
+    }
+
+    /// Stores each of `elements`, the answer to request `sequence`, as the value of its
+    /// identity — unless its entry holds the answer to a later request, or `onlyMissing`
+    /// and one is stored — under one lock, and tells the loaders showing one.
+    ///
+    /// - Parameters:
+    ///   - elements: The elements, each with its resource's identity.
+    ///   - sequence: The number of the request they answered.
+    ///   - onlyMissing: Whether an element stored already is left as it is.
+    ///   - describe: The entry of an element, given its version.
+    package func store(
+        _ elements: [StoredElement],
+        sequence: UInt64,
+        onlyMissing: Bool,
+        describe: (StoredElement, UInt64) -> StoredEntry
+    ) {
+        guard limits.isEnabled else { return }
+        let (shown, listener) = state.withLock { state in
+            var shown: [ResourceIdentity] = []
+            for element in elements where !onlyMissing || state.slots[element.identity] == nil {
+                let changed = state.store(for: element.identity, sequence: sequence) {
+                    describe(element, $0)
+                }
+                if changed, state.pins[element.identity] != nil {
+                    shown.append(element.identity)
+                }
+            }
+            state.evict(within: limits)
+            return (shown, state.listener)
+        }
+        for identity in shown {
+            listener?(.value(identity))
+        }
     }
 
     /// Changes the entry of `identity` as `event` says — when `condition` holds for it
@@ -343,6 +358,31 @@ package final class StoredValues: Sendable {
 // MARK: - The list of entries
 
 extension StoredValues.State {
+    /// Stores the entry `describe` makes as the value of `identity` — unless its entry
+    /// holds the answer to a later request than `sequence` — laying the changes held
+    /// for it on a new one; returns whether the value changed.
+    fileprivate mutating func store(
+        for identity: ResourceIdentity,
+        sequence: UInt64,
+        describe: (UInt64) -> StoredEntry
+    ) -> Bool {
+        lastVersion += 1
+        guard let slot = slots[identity] else {
+            var fresh = describe(lastVersion)
+            for held in held[identity] ?? [] where held.account == account {
+                fresh.reduce(.changeLaid(held.edit), numbering: lastVersion)
+            }
+            insert(fresh, for: identity)
+            return true
+        }
+        var entry = nodes[slot]!.entry
+        guard entry.sequence <= sequence else { return false }
+        let changed = entry.reduce(.answered(describe(lastVersion)), numbering: lastVersion)
+        replace(slot, with: entry)
+        touch(slot)
+        return changed
+    }
+
     /// Puts a new entry in a free slot, on the list unless it is pinned.
     fileprivate mutating func insert(_ entry: StoredEntry, for identity: ResourceIdentity) {
         let node = StoredValues.Node(identity: identity, entry: entry)

@@ -18,26 +18,19 @@ extension Webservice {
         guard let storedElements = resource.storedElements else { return }
         let elements = storedElements(value)
         let cost = entry.cost / max(1, elements.count)
-        for element in elements where !onlyMissing || store.entry(for: element.identity) == nil {
-            let observed = store.pinCount(of: element.identity) > 0
-            _ = store.store(
-                element.value,
-                for: element.identity,
-                sequence: entry.sequence,
-                notifies: observed
-            ) { version in
-                StoredEntry(
-                    value: element.value,
-                    validators: nil,
-                    cacheFields: entry.cacheFields,
-                    directives: entry.directives,
-                    loadedAt: entry.loadedAt,
-                    response: ResponseSummary(statusCode: entry.response.statusCode),
-                    version: version,
-                    sequence: entry.sequence,
-                    cost: cost
-                )
-            }
+        let sequence = entry.sequence
+        store.store(elements, sequence: sequence, onlyMissing: onlyMissing) { element, version in
+            StoredEntry(
+                value: element.value,
+                validators: nil,
+                cacheFields: entry.cacheFields,
+                directives: entry.directives,
+                loadedAt: entry.loadedAt,
+                response: ResponseSummary(statusCode: entry.response.statusCode),
+                version: version,
+                sequence: sequence,
+                cost: cost
+            )
         }
     }
 }
