@@ -58,6 +58,21 @@ struct ResourceTests {
         #expect(try JSONDecoder().decode(Draft.self, from: body) == draft)
     }
 
+    @Test("a Content-Type field given with a JSON body replaces the default, whatever the case")
+    func givenContentType() throws {
+        let resource = try Resource<Episode>(
+            url: url,
+            method: .patch,
+            body: Draft(title: "New", tags: []),
+            headers: ["content-type": "application/merge-patch+json"]
+        )
+        #expect(
+            resource.request.value(forHTTPHeaderField: "Content-Type")
+                == "application/merge-patch+json"
+        )
+        #expect(resource.request.allHTTPHeaderFields?.count == 2)
+    }
+
     @Test("an injected decoder is used")
     func injectedDecoder() throws {
         let decoder = JSONDecoder()

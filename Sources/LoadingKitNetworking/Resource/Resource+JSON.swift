@@ -18,7 +18,8 @@ extension Resource where A: Decodable & SendableMetatype {
     ///   - url: The URL to load.
     ///   - method: The HTTP method; `GET` by default.
     ///   - query: Query items appended to the URL.
-    ///   - headers: Header fields of the request.
+    ///   - headers: Header fields of the request; one named `Accept`, in any case,
+    ///     replaces the default `application/json`.
     ///   - decoder: The decoder of the response body; `nil` for a default
     ///     `JSONDecoder`. Decoders set the same way — keys as they are or from snake
     ///     case, a standard date or data strategy, no `userInfo` — make one resource,
@@ -32,6 +33,20 @@ extension Resource where A: Decodable & SendableMetatype {
         headers: [String: String] = [:],
         decoder: JSONDecoder? = nil
     ) {
+        self.init(url: url, method: method, query: query, fields: acceptingJSON, decoder: decoder)
+        if !headers.isEmpty {
+            self = self.headers(headers)
+        }
+    }
+
+    /// A JSON resource whose request starts with the header fields `fields`, set whole.
+    private init(
+        url: URL,
+        method: HTTPMethod,
+        query: [URLQueryItem],
+        fields: [String: String],
+        decoder: JSONDecoder?
+    ) {
         // The URL is made whole before the request is: setting a request's URL copies
         // the Foundation object behind it.
         var request = URLRequest(url: url.appendingQuery(query))
@@ -41,14 +56,11 @@ extension Resource where A: Decodable & SendableMetatype {
         if method != .get {
             request.httpMethod = method.rawValue
         }
-        request.allHTTPHeaderFields = acceptingJSON
+        request.allHTTPHeaderFields = fields
         // A default decoder holds no state a decode changes: one serves every resource.
         let decoding = decoder ?? JSONDecoder.shared
         self.init(request: request, parseIdentity: .json(decoder)) { data, _ in
             try decoding.decode(A.self, from: data)
-        }
-        if !headers.isEmpty {
-            self = self.headers(headers)
         }
     }
 
@@ -63,7 +75,8 @@ extension Resource where A: Decodable & SendableMetatype {
     ///   - method: The HTTP method; `POST` by default.
     ///   - body: The value sent as the JSON body.
     ///   - query: Query items appended to the URL.
-    ///   - headers: Header fields of the request.
+    ///   - headers: Header fields of the request; one named `Accept` or
+    ///     `Content-Type`, in any case, replaces the default `application/json`.
     ///   - encoder: The encoder of the body.
     ///   - decoder: The decoder of the response body; `nil` for a default
     ///     `JSONDecoder`.
@@ -77,11 +90,16 @@ extension Resource where A: Decodable & SendableMetatype {
         encoder: JSONEncoder = JSONEncoder(),
         decoder: JSONDecoder? = nil
     ) throws {
-        self.init(url: url, method: method, query: query, headers: headers, decoder: decoder)
+        self.init(url: url, method: method, query: query, fields: sendingJSON, decoder: decoder)
         request.httpBody = try encoder.encode(body)
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        if !headers.isEmpty {
+            self = self.headers(headers)
+        }
     }
 }
 
 /// The header fields of a new JSON resource, made once.
 private let acceptingJSON = ["Accept": "application/json"]
+
+/// The header fields of a new JSON resource with a JSON body, made once.
+private let sendingJSON = ["Accept": "application/json", "Content-Type": "application/json"]
