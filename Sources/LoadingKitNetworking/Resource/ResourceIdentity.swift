@@ -43,7 +43,7 @@ public struct ResourceIdentity: Hashable, Sendable {
         let request = resource.request
         let sent = request.allHTTPHeaderFields ?? [:]
         let outside = resource.headersOutsideIdentity
-        var fields = [String: String](minimumCapacity: sent.count)
+        var fields: [String: String] = [:]
         for (name, value) in sent {
             let lowercased = name.lowercased()
             if outside.isEmpty || !outside.contains(lowercased) {
