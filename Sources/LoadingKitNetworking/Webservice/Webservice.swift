@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -149,8 +150,15 @@ public final class Webservice: Sendable {
     package let store: StoredValues
     /// The fetches in flight that other loads join.
     let fetches = FetchTable()
-    /// The mutations under way, which loads of the values they change wait for.
-    let writes = PendingWrites()
+    /// The mutations under way, which loads of the values they change wait for; made
+    /// with the first, so that the loads of a webservice that sends none never look.
+    private let pendingWrites = AtomicLazyReference<PendingWrites>()
+    /// The mutations under way, made at the first call.
+    var writes: PendingWrites {
+        pendingWrites.load() ?? pendingWrites.storeIfNil(PendingWrites())
+    }
+    /// The mutations under way, when one was ever sent.
+    var writesIfAny: PendingWrites? { pendingWrites.load() }
     /// Writes to the persistent store, in order, off every caller's path.
     let persistenceQueue = DispatchQueue(label: "LoadingKit.persistence", qos: .utility)
     /// For each persistent key, the number of the last write or removal asked for: a
@@ -241,7 +249,7 @@ public final class Webservice: Sendable {
     ) async throws(WebserviceError) -> Fetched<A> {
         let identity = identity ?? resource.identity
         // A renewal's own requests wait for no write: one may wait for the renewal.
-        if settlingWrites, !Authenticator.isRefreshing, !writes.isEmpty {
+        if settlingWrites, !Authenticator.isRefreshing, let writes = writesIfAny, !writes.isEmpty {
             await writes.waitForMutations(changing: identity) {
                 self.report(.waitingForMutation, about: resource)
             }
@@ -283,7 +291,9 @@ public final class Webservice: Sendable {
         progress: TransferProgress.Handler?,
         discarded: (@Sendable () -> Void)?
     ) -> FetchInterest<Result<Fetched<A>, WebserviceError>> {
-        guard configuration.coalescedMethods.contains(resource.method), writes.isEmpty else {
+        guard configuration.coalescedMethods.contains(resource.method),
+            writesIfAny?.isEmpty != false
+        else {
             return Fetch.start(progress: progress, discarded: discarded) {
                 do throws(WebserviceError) {
                     return .success(
