@@ -67,6 +67,25 @@ struct ObservationTests {
         withExtendedLifetime(kept) {}
     }
 
+    @Test("an observer that comes after every earlier one ended gets each change")
+    func observerAfterEveryOneEnded() async throws {
+        mock.respond(to: "/episodes/1", with: .json(pilot))
+        mock.respond(to: "/episodes/1", with: .json(Episode(id: 1, title: "Take 2")))
+        let screen = RecordingScreen(transport: mock)
+        let ended = Task { [states = screen.states] in
+            for await _ in states {}
+        }
+        ended.cancel()
+        await ended.value
+        // This load's changes find no observer.
+        await screen.load(resource: Episode.resource(id: 1))
+        var iterator = screen.states.makeAsyncIterator()
+        #expect(await iterator.next()?.content == pilot)
+        await screen.load(resource: Episode.resource(id: 1), policy: .force)
+        #expect(await iterator.next()?.activity == .loading)
+        #expect(await iterator.next()?.content?.title == "Take 2")
+    }
+
     @Test("observing a loader changes nothing: one observer, the state as it was")
     func observingWritesNothing() async throws {
         let screen = WriteCountingScreen()

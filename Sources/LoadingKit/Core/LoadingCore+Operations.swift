@@ -131,12 +131,14 @@ extension LoadingCore {
 
     /// Holds `page` until the load in flight has ended.
     func hold(_ page: DeferredPage) {
+        holdsDeferredPages = true
         guarded.withLock { $0.deferredPages.append(page) }
     }
 
     /// The page held toward `direction`, if one is.
     func deferredPage(toward direction: PageDirection) -> DeferredPage? {
-        guarded.withLock { $0.deferredPages.first { $0.direction == direction } }
+        guard holdsDeferredPages else { return nil }
+        return guarded.withLock { $0.deferredPages.first { $0.direction == direction } }
     }
 
     /// Starts the pages held, in the order they were asked for: the load they waited
@@ -157,7 +159,9 @@ extension LoadingCore {
     }
 
     private func takeDeferredPages() -> [DeferredPage] {
-        guarded.withLock { guarded in
+        guard holdsDeferredPages else { return [] }
+        holdsDeferredPages = false
+        return guarded.withLock { guarded in
             defer { guarded.deferredPages = [] }
             return guarded.deferredPages
         }
@@ -172,6 +176,7 @@ extension LoadingCore {
             of: LoadingState<Value>.self,
             bufferingPolicy: .unbounded
         )
+        mayHaveObservers = true
         let id = guarded.withLock { guarded in
             defer { guarded.nextObserverID += 1 }
             guarded.observers[guarded.nextObserverID] = observer
@@ -187,8 +192,13 @@ extension LoadingCore {
 
     /// Sends the current state to every observer.
     func broadcast() {
+        guard mayHaveObservers else { return }
         let observers = guarded.withLock { $0.observers.isEmpty ? [] : Array($0.observers.values) }
-        guard !observers.isEmpty else { return }
+        guard !observers.isEmpty else {
+            // Streams end on any thread, but only the main actor adds one: none is now.
+            mayHaveObservers = false
+            return
+        }
         let state = current
         for observer in observers {
             observer.yield(state)

@@ -104,6 +104,10 @@ public final class LoadingCore<Value: Sendable>: Observable {
     /// cancellation handler marks and `deinit` cancels, and the observers, whose
     /// streams end from any thread. Only `LoadingCore+Operations.swift` uses it.
     let guarded = Locked(Guarded())
+    /// Whether `guarded` may hold observers or pages: the main actor alone adds them,
+    /// so while these are `false` it has none to read, and no lock is taken.
+    var mayHaveObservers = false
+    var holdsDeferredPages = false
 
     /// A core with the unloaded state and nothing in flight.
     public nonisolated init() {}
