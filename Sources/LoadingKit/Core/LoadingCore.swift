@@ -104,9 +104,10 @@ public final class LoadingCore<Value: Sendable>: Observable {
     /// cancellation handler marks and `deinit` cancels, and the observers, whose
     /// streams end from any thread. Only `LoadingCore+Operations.swift` uses it.
     let guarded = Locked(Guarded())
-    /// Whether `guarded` may hold observers or pages: the main actor alone adds them,
-    /// so while these are `false` it has none to read, and no lock is taken.
+    /// Whether `guarded` may hold observers: the main actor alone adds them, so while
+    /// this is `false` there is none to tell, and no lock is taken.
     var mayHaveObservers = false
+    /// Whether `guarded` holds pages: the main actor alone adds and takes them.
     var holdsDeferredPages = false
 
     /// A core with the unloaded state and nothing in flight.
