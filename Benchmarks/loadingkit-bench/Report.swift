@@ -101,8 +101,8 @@ struct Report: Codable {
         return lines.joined(separator: "\n")
     }
 
-    /// A budget with two decimals, or three when two would round it (7 of 29 is 0.241,
-    /// not 0.24, which the ratio beside it passes).
+    /// A budget with two decimals, or three when two would round it: 7 of 29 reads
+    /// 0.241, not 0.24.
     private func budget(_ value: Double) -> String {
         let short = String(format: "%.2f", value)
         return Double(short) == value ? short : String(format: "%.3f", value)

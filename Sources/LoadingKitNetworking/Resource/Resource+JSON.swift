@@ -50,8 +50,8 @@ extension Resource where A: Decodable & SendableMetatype {
         // The URL is made whole before the request is: setting a request's URL copies
         // the Foundation object behind it.
         var request = URLRequest(url: url.appendingQuery(query))
-        // A new request is a `GET` with no fields: set only what differs, and the one
-        // field whole — `setValue` checks and merges names, which on Linux costs more
+        // A new request is a `GET` with no fields: set only what differs, and the
+        // fields whole — `setValue` checks and merges names, which on Linux costs more
         // than the rest of the resource.
         if method != .get {
             request.httpMethod = method.rawValue

@@ -46,7 +46,7 @@ public struct ResourceIdentity: Hashable, Sendable {
         var fields: [String: String] = [:]
         for (name, value) in sent {
             let lowercased = name.lowercased()
-            if outside.isEmpty || !outside.contains(lowercased) {
+            if !outside.contains(lowercased) {
                 fields[lowercased] = value
             }
         }

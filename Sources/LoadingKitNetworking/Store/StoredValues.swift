@@ -134,7 +134,9 @@ package final class StoredValues: Sendable {
                 return (state.slots[identity].map { state.nodes[$0]!.entry }, false)
             }
             let changed = state.store(for: identity, sequence: sequence, describe: describe)
-            state.evict(within: limits)
+            if changed {
+                state.evict(within: limits)
+            }
             return (state.slots[identity].map { state.nodes[$0]!.entry }, changed)
         }
         if changed, notifies {
@@ -160,16 +162,25 @@ package final class StoredValues: Sendable {
     ) {
         guard limits.isEnabled else { return }
         let (shown, listener) = state.withLock { state in
+            var changedAny = false
             var shown: [ResourceIdentity] = []
-            for element in elements where !onlyMissing || state.slots[element.identity] == nil {
+            for element in elements {
+                if onlyMissing, let slot = state.slots[element.identity] {
+                    // Left as it is, but used again: its list is about to be shown.
+                    state.touch(slot)
+                    continue
+                }
                 let changed = state.store(for: element.identity, sequence: sequence) {
                     describe(element, $0)
                 }
+                changedAny = changedAny || changed
                 if changed, state.pins[element.identity] != nil {
                     shown.append(element.identity)
                 }
             }
-            state.evict(within: limits)
+            if changedAny {
+                state.evict(within: limits)
+            }
             return (shown, state.listener)
         }
         for identity in shown {
