@@ -11,8 +11,14 @@ struct StoredEntryTests {
     static let later = start.advanced(by: .seconds(30))
     static let tag = Validators(entityTag: "\"v1\"", lastModified: nil)
 
-    /// An entry of `value`, version 1, answering request 1, with validators.
-    static func entry(_ value: String, stale: Bool = false, sequence: UInt64 = 1) -> StoredEntry {
+    /// An entry of `value`, version 1, answering request 1, with validators, and with
+    /// one row stored under its own resource when `rows`.
+    static func entry(
+        _ value: String,
+        stale: Bool = false,
+        sequence: UInt64 = 1,
+        rows: Bool = false
+    ) -> StoredEntry {
         StoredEntry(
             value: value,
             validators: tag,
@@ -23,8 +29,19 @@ struct StoredEntryTests {
             isStale: stale,
             version: 1,
             sequence: sequence,
-            cost: 10
+            cost: 10,
+            elements: rows ? [StoredElement(identity: row.identity, value: value)] : nil
         )
+    }
+
+    /// The resource of an entry's row.
+    static let row = Resource<String>(url: URL(string: "https://api.example.com/rows/1")!)
+
+    /// An entry of "v1" with one row, and the edit "+a" (numbered 5) pending.
+    static var editedWithRows: StoredEntry {
+        var entry = entry("v1", rows: true)
+        entry.reduce(.changeLaid(appending("+a", id: 5)), numbering: 1)
+        return entry
     }
 
     /// An edit numbered `id` that appends `suffix`.
@@ -57,6 +74,7 @@ struct StoredEntryTests {
         var loadedLater: Bool
         var version: UInt64
         var sequence: UInt64
+        var listsRows: Bool
 
         init(_ entry: StoredEntry) {
             value = entry.value as! String
@@ -68,6 +86,7 @@ struct StoredEntryTests {
             loadedLater = entry.loadedAt == StoredEntryTests.later
             version = entry.version
             sequence = entry.sequence
+            listsRows = entry.elements != nil
         }
 
         init(
@@ -79,7 +98,8 @@ struct StoredEntryTests {
             stale: Bool = false,
             later: Bool = false,
             version: UInt64 = 1,
-            sequence: UInt64 = 1
+            sequence: UInt64 = 1,
+            rows: Bool = false
         ) {
             self.value = value
             self.base = base ?? value
@@ -90,12 +110,14 @@ struct StoredEntryTests {
             loadedLater = later
             self.version = version
             self.sequence = sequence
+            listsRows = rows
         }
 
         var description: String {
             "\(value) (base \(base), edits \(edits), unconfirmed \(unconfirmed), "
                 + "validators \(hasValidators), stale \(isStale), "
-                + "later \(loadedLater), version \(version), sequence \(sequence))"
+                + "later \(loadedLater), version \(version), sequence \(sequence), "
+                + "rows \(listsRows))"
         }
     }
 
@@ -112,6 +134,48 @@ struct StoredEntryTests {
     }
 
     static let rows: [Row] = [
+        Row(
+            name: "answered with rows: the answer's rows are kept with it",
+            before: { entry("v1") },
+            event: .answered(entry("v2", sequence: 3, rows: true)),
+            after: Seen("v2", version: 9, sequence: 3, rows: true),
+            changed: true
+        ),
+        Row(
+            name: "confirmed by a 304: the rows stay, the base is the same",
+            before: { entry("v1", stale: true, rows: true) },
+            event: .confirmed(cacheFields: [:], directives: CacheDirectives(), at: later),
+            after: Seen("v1", later: true, rows: true),
+            changed: false
+        ),
+        Row(
+            name: "a change laid on a base with rows: the rows of the base stay",
+            before: { entry("v1", rows: true) },
+            event: .changeLaid(appending("+b", id: 6)),
+            after: Seen("v1+b", base: "v1", edits: [6], version: 9, rows: true),
+            changed: true
+        ),
+        Row(
+            name: "edited locally: the rows of the old base go",
+            before: { entry("v1", rows: true) },
+            event: .edited(value: "local", sequence: 4),
+            after: Seen("local", version: 9, sequence: 4),
+            changed: true
+        ),
+        Row(
+            name: "a change kept: folded into the base, whose rows go",
+            before: { editedWithRows },
+            event: .changeEnded(id: 5, kept: true),
+            after: Seen("v1+a", validators: false),
+            changed: false
+        ),
+        Row(
+            name: "a mutation answered: the rows of the old base go",
+            before: { editedWithRows },
+            event: .mutationAnswered(id: 5, answer: { _ in "saved" }, at: later, sequence: 7),
+            after: Seen("saved", validators: false, later: true, version: 9, sequence: 7),
+            changed: true
+        ),
         Row(
             name: "answered with a new value: takes it and the new version",
             before: { entry("v1") },

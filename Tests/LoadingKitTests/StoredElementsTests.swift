@@ -39,6 +39,39 @@ struct StoredElementsTests {
         )
     }
 
+    @Test("a 304 for the list keeps its items fresh without naming their resources again")
+    func notModifiedListKeepsItemsFresh() async {
+        let named = CounterSignal()
+        let posts = Resource<[Post]>(url: Post.baseURL.appending(path: "posts"))
+            .storingElements(as: { post in
+                named.increment()
+                return Post.resource(id: post.id)
+            })
+        let fields = ["Cache-Control": "max-age=60", "ETag": "\"v1\""]
+        mock.respond(
+            to: "/posts",
+            with: .json(Post.list([1, 2])).header("Cache-Control", "max-age=60")
+                .header("ETag", "\"v1\"")
+        )
+        mock.respond(to: "/posts", with: MockResponse(statusCode: 304, headers: fields))
+        let webservice = webservice()
+        let list = PostsScreen(webservice: webservice, clock: clock)
+        await list.load(resource: posts)
+        #expect(named.value == 2)
+        clock.advance(by: .seconds(61))
+
+        await list.load(resource: posts, policy: .force)
+        #expect(named.value == 2)
+        // 91 seconds after the list's answer, 30 after its 304: the items are fresh.
+        clock.advance(by: .seconds(30))
+        let detail = PostScreen(webservice: webservice, clock: clock)
+        await detail.load(resource: Post.resource(id: 2))
+        #expect(detail.configured == ["Post 2"])
+        #expect(
+            mock.requests.map { $0.value(forHTTPHeaderField: "If-None-Match") } == [nil, "\"v1\""]
+        )
+    }
+
     @Test("once the list is stale, a detail screen on an item asks for it")
     func staleListedItemIsLoaded() async {
         mock.respond(

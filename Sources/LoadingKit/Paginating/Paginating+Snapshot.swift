@@ -157,13 +157,8 @@ extension Paginating {
         core.lastResource = listResource(of: first)
         // Read back from disk still fresh: its items are known as its pages' answers
         // would have made them, for the screens of each.
-        if kept == nil, !entry.isStale, let list = core.lastResource {
-            webservice.storeElements(
-                of: snapshot.items,
-                from: list,
-                listedIn: entry,
-                onlyMissing: true
-            )
+        if kept == nil, !entry.isStale, let listing = core.lastResource?.storedElements {
+            webservice.store(listing(snapshot.items), listedIn: entry, onlyMissing: true)
         }
         // Read back stale from disk, or invalidated since: shown, and revalidated.
         core.record(

@@ -22,7 +22,8 @@ extension Resource {
     /// parsed alike. Each element is stored with the list's freshness and without
     /// validators, in memory only; an element's value stored by a later request is
     /// never replaced by an earlier list's, and a screen showing an element is shown
-    /// the list's newer one. A `304` for the list stores its elements again, fresh.
+    /// the list's newer one. A `304` for the list stores its elements again, fresh,
+    /// as its answer listed them: `resource` is called for the answers with a body.
     ///
     /// - Parameters:
     ///   - elements: The elements of a value.

@@ -59,6 +59,10 @@ package struct StoredEntry: Sendable {
     package private(set) var sequence: UInt64
     /// An estimate of the memory the value takes: the size of its body.
     package private(set) var cost: Int
+    /// The base's rows stored under their own resources when it was answered, so that
+    /// a `304` stores them again without listing them; `nil` when none were, or the
+    /// base changed since.
+    package private(set) var elements: [StoredElement]?
 
     /// An entry made of an answer.
     ///
@@ -74,6 +78,7 @@ package struct StoredEntry: Sendable {
     ///   - version: The store's number of this value.
     ///   - sequence: The number of the request it answered.
     ///   - cost: The size of its body.
+    ///   - elements: Its rows stored under their own resources, if any.
     package init(
         value: any Sendable,
         validators: Validators?,
@@ -84,7 +89,8 @@ package struct StoredEntry: Sendable {
         isStale: Bool = false,
         version: UInt64,
         sequence: UInt64,
-        cost: Int
+        cost: Int,
+        elements: [StoredElement]? = nil
     ) {
         self.base = value
         self.value = value
@@ -97,6 +103,7 @@ package struct StoredEntry: Sendable {
         self.version = version
         self.sequence = sequence
         self.cost = cost
+        self.elements = elements
     }
 
     // MARK: - The reducer
@@ -128,6 +135,7 @@ package struct StoredEntry: Sendable {
             changed = false
         case .edited(let value, let sequence):
             base = value
+            elements = nil
             self.sequence = sequence
             recompute()
             changed = true
@@ -155,6 +163,7 @@ package struct StoredEntry: Sendable {
                 break
             }
             base = answered
+            elements = nil
             // The server's value after the mutation settles the unconfirmed changes.
             edits.removeAll(where: \.isUnconfirmed)
             validators = nil
@@ -211,6 +220,7 @@ package struct StoredEntry: Sendable {
         let edit = edits.remove(at: index)
         if keep {
             base = edit.apply(base)
+            elements = nil
             if index == 0 {
                 return false
             }

@@ -24,6 +24,8 @@ extension Webservice {
         let fields = CacheDirectives.fields(of: response)
         let directives = CacheDirectives(fields: fields, receivedAt: configuration.clock.dateNow)
         if attempt.stores, !directives.forbidsStoring {
+            // Listed before the lock: the app's closure names each row's resource.
+            let elements = attempt.resource.storedElements?(value)
             var overtaken = false
             var isRefusedForAccount = false
             let now = configuration.clock.continuousNow
@@ -48,7 +50,8 @@ extension Webservice {
                     response: ResponseSummary(response: response),
                     version: version,
                     sequence: sent.sequence,
-                    cost: bodySize
+                    cost: bodySize,
+                    elements: elements
                 )
             }
             if isRefusedForAccount {
@@ -63,8 +66,8 @@ extension Webservice {
                         to: persistence
                     )
                 }
-                if attempt.resource.storedElements != nil {
-                    storeElements(of: value, from: attempt.resource, listedIn: entry)
+                if let elements {
+                    store(elements, listedIn: entry)
                 }
             }
             if overtaken
@@ -160,8 +163,12 @@ extension Webservice {
             value: (confirmed.value as? A) ?? conditional.value,
             isNotModified: true
         )
-        if attempt.resource.storedElements != nil, let entry = store.entry(for: attempt.identity) {
-            storeElements(of: fetched.value, from: attempt.resource, listedIn: entry)
+        if let listing = attempt.resource.storedElements,
+            let entry = store.entry(for: attempt.identity)
+        {
+            // The rows the base was answered with, unless changes are laid on it.
+            let kept = entry.edits.isEmpty ? entry.elements : nil
+            store(kept ?? listing(fetched.value), listedIn: entry)
         }
         return .success(fetched)
     }
