@@ -53,6 +53,27 @@ struct SharedValuesTests {
         #expect(mock.requests.count == 1)
     }
 
+    @Test("a screen opened while another applies a new value of its resource shows that value")
+    func screenOpenedDuringApplyShowsNewValue() async {
+        mock.respond(to: "/posts", with: .json(Post.list([1])))
+        mock.respond(to: "/posts", with: .json(Post.list([1, 2])))
+        let webservice = webservice()
+        let list = screen(on: webservice)
+        await list.load(resource: resource("/posts"))
+        let opened = screen(on: webservice)
+        let posts = resource("/posts")
+        list.onConfigure = { [weak list] in
+            guard list?.configured.count == 2 else { return }
+            // In the list's configure: the new value is stored, not yet shown elsewhere.
+            opened.startLoading(resource: posts)
+        }
+
+        await list.load(resource: posts, policy: .force)
+        #expect(opened.ids == [1, 2])
+        #expect(opened.loadingState.activity == .idle)
+        #expect(mock.requests.count == 2)
+    }
+
     @Test("a screen going through many resources leaves no registration behind for each")
     func registrationsOfLeftResourcesAreSwept() async {
         let webservice = webservice()

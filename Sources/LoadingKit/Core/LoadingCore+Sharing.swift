@@ -155,12 +155,15 @@ extension LoadingCore {
         for loader: some Loading<Value>
     ) throws(LoadingError) {
         var fetched = fetched
-        if let version = fetched.storeVersion,
-            let current = loader.webservice.store.entry(for: identity, newerThan: version),
-            let value = current.value as? Value
-        {
-            // Not a `304` to what is shown any more: the stored value differs from it.
-            fetched = Fetched(entry: current, value: value, isNotModified: false)
+        let webservice = loader.webservice
+        var pins = 0
+        if let version = fetched.storeVersion {
+            let found = webservice.store.entry(for: identity, newerThan: version)
+            pins = found.pins
+            if let current = found.newer, let value = current.value as? Value {
+                // Not a `304` to what is shown any more: the stored value differs from it.
+                fetched = Fetched(entry: current, value: value, isNotModified: false)
+            }
         }
         if let version = fetched.storeVersion, current.content != nil,
             let shown = contentVersion, version <= shown
@@ -181,9 +184,10 @@ extension LoadingCore {
             record(.storedVersionApplied(fetched.storeVersion, storedAt: fetched.storedAt))
         }
         record(.mirrorsStore)
-        let webservice = loader.webservice
-        // Another loader shows the resource only when more than this one pins it.
-        if fetched.storeVersion != nil, webservice.store.pinCount(of: identity) > 1 {
+        // Another loader shows the resource only when more than this one pins it —
+        // counted before the value was applied: one that begins showing the resource
+        // meanwhile is shown the stored value as it begins.
+        if pins > 1 {
             SharedValues.of(webservice).propagate(identity, in: webservice.store)
         }
     }

@@ -90,13 +90,17 @@ package final class StoredValues: Sendable {
         }
     }
 
-    /// The entry of `identity` when a value was stored after `version`; `nil` in the
-    /// common case, without copying the entry.
-    package func entry(for identity: ResourceIdentity, newerThan version: UInt64) -> StoredEntry? {
+    /// The entry of `identity` when a value was stored after `version` — `nil` in the
+    /// common case, without copying the entry — and how many loaders pin it.
+    package func entry(
+        for identity: ResourceIdentity,
+        newerThan version: UInt64
+    ) -> (newer: StoredEntry?, pins: Int) {
         state.withLock { state in
+            let pins = state.pins[identity] ?? 0
             guard let slot = state.slots[identity], state.nodes[slot]!.entry.version > version
-            else { return nil }
-            return state.nodes[slot]!.entry
+            else { return (nil, pins) }
+            return (state.nodes[slot]!.entry, pins)
         }
     }
 
