@@ -33,18 +33,26 @@ extension Resource where A: Decodable & SendableMetatype {
         headers: [String: String] = [:],
         decoder: JSONDecoder? = nil
     ) {
-        self.init(url: url, method: method, query: query, fields: acceptingJSON, decoder: decoder)
-        if !headers.isEmpty {
-            self = self.headers(headers)
-        }
+        self.init(
+            url: url,
+            method: method,
+            query: query,
+            fields: acceptingJSON,
+            headers: headers,
+            body: nil,
+            decoder: decoder
+        )
     }
 
-    /// A JSON resource whose request starts with the header fields `fields`, set whole.
+    /// A JSON resource whose request starts with the header fields `fields`, set whole,
+    /// and carries `body`; `headers` then replace any of the same names.
     private init(
         url: URL,
         method: HTTPMethod,
         query: [URLQueryItem],
         fields: [String: String],
+        headers: [String: String],
+        body: Data?,
         decoder: JSONDecoder?
     ) {
         // The URL is made whole before the request is: setting a request's URL copies
@@ -57,10 +65,14 @@ extension Resource where A: Decodable & SendableMetatype {
             request.httpMethod = method.rawValue
         }
         request.allHTTPHeaderFields = fields
+        request.httpBody = body
         // A default decoder holds no state a decode changes: one serves every resource.
         let decoding = decoder ?? JSONDecoder.shared
         self.init(request: request, parseIdentity: .json(decoder)) { data, _ in
             try decoding.decode(A.self, from: data)
+        }
+        if !headers.isEmpty {
+            self = self.headers(headers)
         }
     }
 
@@ -90,11 +102,15 @@ extension Resource where A: Decodable & SendableMetatype {
         encoder: JSONEncoder = JSONEncoder(),
         decoder: JSONDecoder? = nil
     ) throws {
-        self.init(url: url, method: method, query: query, fields: sendingJSON, decoder: decoder)
-        request.httpBody = try encoder.encode(body)
-        if !headers.isEmpty {
-            self = self.headers(headers)
-        }
+        self.init(
+            url: url,
+            method: method,
+            query: query,
+            fields: sendingJSON,
+            headers: headers,
+            body: try encoder.encode(body),
+            decoder: decoder
+        )
     }
 }
 
