@@ -20,6 +20,18 @@ struct ResourceTests {
         #expect(value == Episode(id: 1, title: "Pilot"))
     }
 
+    @Test("the method follows the request, however it is changed")
+    func methodFollowsRequest() {
+        var resource = Resource<Episode>(url: url)
+        resource.request.httpMethod = "delete"
+        #expect(resource.method == .delete)
+        #expect(resource.identity.method == .delete)
+        resource.request = URLRequest(url: url)
+        #expect(resource.method == .get)
+        let mapped = Resource<Episode>(url: url, method: .put).map { $0.title }
+        #expect(mapped.method == .put)
+    }
+
     @Test("query items and headers are added to the request")
     func queryAndHeaders() {
         let resource = Resource<[Episode]>(

@@ -6,9 +6,12 @@ extension Webservice {
     @MainActor
     func beginShowingChanges<A>(of mutation: Mutation<A>) -> MutationStart {
         let start = begin(mutation, notifying: false)
-        let shared = SharedValues.of(self)
-        for identity in mutation.changedIdentities {
-            shared.propagate(identity, in: store)
+        let changed = mutation.changedIdentities
+        if !changed.isEmpty {
+            let shared = SharedValues.of(self)
+            for identity in changed {
+                shared.propagate(identity, in: store)
+            }
         }
         return start
     }
@@ -27,10 +30,13 @@ extension Webservice {
         } catch {
             outcome = .failure(error)
         }
-        let answered = (try? outcome.get()) == nil ? [] : mutation.answeredIdentities
-        let shared = SharedValues.of(self)
-        for identity in mutation.touchedIdentities {
-            shared.propagate(identity, in: store, isAnswer: answered.contains(identity))
+        let touched = mutation.touchedIdentities
+        if !touched.isEmpty {
+            let answered = (try? outcome.get()) == nil ? [] : mutation.answeredIdentities
+            let shared = SharedValues.of(self)
+            for identity in touched {
+                shared.propagate(identity, in: store, isAnswer: answered.contains(identity))
+            }
         }
         return try outcome.get()
     }

@@ -51,8 +51,17 @@ public struct Mutation<A: Sendable>: Sendable {
     public private(set) var coalesces = false
     /// The scope whose mutations run one after another; `nil` for none. Default: `nil`.
     public private(set) var scope: String?
-    private(set) var changes: [Change] = []
-    private(set) var answers: [Answer] = []
+    private(set) var changes: [Change] = [] {
+        didSet { changedIdentities = changes.map { $0.identity } }
+    }
+    private(set) var answers: [Answer] = [] {
+        didSet { answeredIdentities = answers.map { $0.identity } }
+    }
+    /// The identities of the stored values the mutation changes at once; kept as the
+    /// changes are added, since a send reads them several times.
+    package private(set) var changedIdentities: [ResourceIdentity] = []
+    /// The identities of the stored values the mutation's answer changes.
+    package private(set) var answeredIdentities: [ResourceIdentity] = []
     /// How the mutation is kept in the outbox until the server confirms or rejects it;
     /// `nil` when it is sent once. Set by ``keptUntilSent()``.
     var keeping: Keeping?
@@ -179,18 +188,10 @@ public struct Mutation<A: Sendable>: Sendable {
         return copy
     }
 
-    // Closures, not key paths: in a generic type a key path is built at every call.
-
-    /// The identities of the stored values the mutation changes at once.
-    package var changedIdentities: [ResourceIdentity] { changes.map { $0.identity } }
-
-    /// The identities of the stored values the mutation's answer changes.
-    package var answeredIdentities: [ResourceIdentity] { answers.map { $0.identity } }
-
     /// The identities of the stored values the mutation changes at once or with its
     /// answer.
     package var touchedIdentities: [ResourceIdentity] {
-        changes.map { $0.identity } + answers.map { $0.identity }
+        answeredIdentities.isEmpty ? changedIdentities : changedIdentities + answeredIdentities
     }
 
     /// Whether the mutation changes the value of `identity` — at once, with its

@@ -34,6 +34,7 @@ extension Webservice {
                 notifies: notifying
             )
         }
+        let writes = writes
         let turn = writes.enqueue(
             in: mutation.scope,
             changing: mutation.touchedIdentities,
@@ -41,6 +42,7 @@ extension Webservice {
         )
         return MutationStart(
             id: id,
+            writes: writes,
             turn: turn,
             notifies: notifying,
             account: configuration.authenticator?.account
@@ -77,7 +79,7 @@ extension Webservice {
             outcome = .failure(error)
         }
         conclude(mutation, startedAs: start, after: outcome, wasSent: isSent)
-        writes.end(start.turn, in: mutation.scope)
+        start.writes.end(start.turn, in: mutation.scope)
         return try outcome.get().value
     }
 
@@ -106,7 +108,7 @@ extension Webservice {
             markPersistedValuesStale()
         }
         if mayBeApplied || start.answerMayBeOutdated {
-            writes.noteSettling(start.turn)
+            start.writes.noteSettling(start.turn)
         }
         let answered = answer == nil ? [] : mutation.answeredIdentities
         if let answer {
@@ -191,6 +193,8 @@ extension Webservice {
 /// changes (otherwise the sender does, in its own turn).
 package struct MutationStart: Sendable {
     let id: UInt64
+    /// The webservice's writes, which the turn is among.
+    let writes: PendingWrites
     let turn: WriteTurn
     let notifies: Bool
     /// The number of the account signed in when it was sent, with an authenticator.

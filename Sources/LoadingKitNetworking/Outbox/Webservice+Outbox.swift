@@ -15,7 +15,7 @@ extension Webservice {
         keeping: Mutation<A>.Keeping,
         startedAs start: MutationStart
     ) async throws(WebserviceError) -> A {
-        defer { writes.end(start.turn, in: mutation.scope) }
+        defer { start.writes.end(start.turn, in: mutation.scope) }
         guard !Task.isCancelled else {
             conclude(mutation, startedAs: start, after: .failure(.cancelled), wasSent: false)
             throw .cancelled
@@ -161,7 +161,8 @@ extension Webservice {
         wasSentBefore: Bool
     ) -> KeptWrite {
         KeptWrite(record: record, changesValue: mutation.changesValue(of:)) { webservice in
-            let turn = webservice.writes.enqueue(
+            let writes = webservice.writes
+            let turn = writes.enqueue(
                 in: mutation.scope,
                 changing: mutation.touchedIdentities,
                 mutation.changesValue(of:)
@@ -169,10 +170,11 @@ extension Webservice {
             await turn.previousEnded {
                 webservice.report(.waitingForMutation, about: mutation.resource)
             }
-            defer { webservice.writes.end(turn, in: mutation.scope) }
+            defer { writes.end(turn, in: mutation.scope) }
             guard let outbox = webservice.configuration.outbox else { return .waits }
             let start = MutationStart(
                 id: editID,
+                writes: writes,
                 turn: turn,
                 notifies: true,
                 account: webservice.configuration.authenticator?.account,

@@ -26,7 +26,13 @@ import Foundation
 /// resources are the same: only those share stored values and requests.
 public struct Resource<A>: Sendable {
     /// The request to send.
-    public var request: URLRequest
+    public var request: URLRequest {
+        didSet { method = HTTPMethod(rawValue: request.httpMethod ?? "GET") }
+    }
+
+    /// The HTTP method of the request; kept as the request is set, since reading a
+    /// request's method bridges and uppercases it each time.
+    public private(set) var method: HTTPMethod
 
     /// The status codes whose responses are parsed; any other status ends the load
     /// with ``WebserviceError/badStatus(_:)``. Defaults to `200..<300`.
@@ -82,6 +88,7 @@ public struct Resource<A>: Sendable {
         parse: @escaping @Sendable (Data, HTTPURLResponse) throws -> A
     ) {
         self.request = request
+        method = HTTPMethod(rawValue: request.httpMethod ?? "GET")
         self.acceptableStatusCodes = acceptableStatusCodes
         self.ignoresCache = false
         self.parseIdentity = parseIdentity
@@ -109,11 +116,6 @@ public struct Resource<A>: Sendable {
 
     /// The status codes accepted by default: `200..<300`.
     public static var successStatusCodes: IndexSet { successStatusCodeSet }
-
-    /// The HTTP method of the request.
-    public var method: HTTPMethod {
-        HTTPMethod(rawValue: request.httpMethod ?? "GET")
-    }
 
     /// A resource whose value is `transform` applied to this one's.
     ///

@@ -10,50 +10,46 @@ extension Webservice {
     /// With an authenticator, it is sent only for account number `account`.
     func attempts<A: Sendable>(
         _ resource: Resource<A>,
-        identity: ResourceIdentity,
+        identity: ResourceIdentity?,
         retry: RetryPolicy? = nil,
         notifies: Bool = true,
         account: UInt64? = nil
     ) async -> Result<Fetched<A>, WebserviceError> {
         let retry = retry ?? configuration.retry
-        var attempt = 1
-        var overtaken = 0
+        var attempt = Attempt(
+            resource: resource,
+            identity: identity,
+            notifies: notifies,
+            account: account
+        )
         while true {
-            guard
-                let outcome = await once(
-                    Attempt(
-                        resource: resource,
-                        identity: identity,
-                        number: attempt,
-                        notifies: notifies,
-                        mayBeOvertaken: overtaken < Self.maximumOvertakenAnswers
-                            && !Authenticator.isRefreshing,
-                        account: account
-                    )
-                )
-            else {
-                overtaken += 1
+            guard let outcome = await once(attempt) else {
+                attempt.timesOvertaken += 1
                 report(.overtakenByMutation, about: resource)
                 // Asked again once the mutations under way now have ended.
-                await writes.waitForMutations(changing: identity) {
+                await writes.waitForMutations(changing: attempt.identity) {
                     report(.waitingForMutation, about: resource)
                 }
                 continue
             }
-            guard case .failure(let error) = outcome, attempt < retry.maximumAttempts,
+            guard case .failure(let error) = outcome, attempt.number < retry.maximumAttempts,
                 retry.allowsRetry(of: error, method: resource.method),
-                let (delay, fromHeader) = delay(after: error, beforeRetry: attempt, under: retry)
+                let (delay, fromHeader) = delay(
+                    after: error,
+                    beforeRetry: attempt.number,
+                    under: retry
+                )
             else { return outcome }
-            attempt += 1
+            attempt.number += 1
             retry.onAttempt?(
                 RetryAttempt(
-                    number: attempt,
+                    number: attempt.number,
                     error: error,
                     delay: delay,
                     isFromRetryAfter: fromHeader
                 )
             )
-            report(.retrying(attempt: attempt, delay: delay), about: resource)
+            report(.retrying(attempt: attempt.number, delay: delay), about: resource)
             let clock = configuration.clock
             do {
                 try await clock.sleep(for: delay)
@@ -63,10 +59,6 @@ extension Webservice {
             }
         }
     }
-
-    /// How many times in a row a load asks again when a mutation made its answer
-    /// stale before it arrived.
-    private static var maximumOvertakenAnswers: Int { 3 }
 
     /// The wait before retry `retry`: `Retry-After` on 429 and 503, else the backoff;
     /// `nil` when the server asks for more than the policy honours.
@@ -310,24 +302,28 @@ extension Webservice {
 /// One attempt of a load: what it sends, and how it may end.
 ///
 /// ```swift
-/// let first = Attempt(resource: episode, identity: episode.identity, number: 1,
-///                     notifies: true, mayBeOvertaken: true, account: nil)
+/// var first = Attempt(resource: episode, identity: episode.identity, notifies: true,
+///                     account: nil)
 /// let plain = first.withoutValidators()  // the server refused the conditions
+/// first.number += 1                        // sent again after a failure
 /// ```
 struct Attempt<A: Sendable> {
     /// What is loaded.
     let resource: Resource<A>
-    /// The resource's identity.
-    let identity: ResourceIdentity
-    /// The attempt's number, from 1, as the monitor is told.
-    let number: Int
+    /// Whether its answer is stored: a `GET` or `HEAD` that does not ignore caches,
+    /// and not a credential renewal's own request (tokens are never stored).
+    let stores: Bool
+    /// The resource's identity as the caller computed it — always, for an attempt that
+    /// stores: no step of one that does not reads it.
+    private let knownIdentity: ResourceIdentity?
     /// Whether the store tells the loaders of a value stored.
     let notifies: Bool
-    /// Whether the answer is refused when a mutation made the value stale after the
-    /// request was sent.
-    let mayBeOvertaken: Bool
     /// The number of the account the load is for, with an authenticator.
     let account: UInt64?
+    /// The attempt's number, from 1, as the monitor is told.
+    var number = 1
+    /// How many times in a row a mutation made its answer stale before it arrived.
+    var timesOvertaken = 0
     /// The credential it is sent with: `nil` for the current one.
     private(set) var credential: Authenticator.Stamp?
     /// How many times it was sent again with a renewed credential.
@@ -335,12 +331,29 @@ struct Attempt<A: Sendable> {
     /// Whether it is sent without the stored validators, which a server refused.
     private(set) var leavesOutValidators = false
 
-    /// Whether its answer is stored: a `GET` or `HEAD` that does not ignore caches,
-    /// and not a credential renewal's own request (tokens are never stored).
-    var stores: Bool {
-        !resource.ignoresCache && (resource.method == .get || resource.method == .head)
+    /// An attempt of `resource`, numbered 1.
+    ///
+    /// - Parameters:
+    ///   - resource: What is loaded.
+    ///   - identity: The resource's identity, when the caller has computed it.
+    ///   - notifies: Whether the store tells the loaders of a value stored.
+    ///   - account: The number of the account the load is for, with an authenticator.
+    init(resource: Resource<A>, identity: ResourceIdentity?, notifies: Bool, account: UInt64?) {
+        self.resource = resource
+        stores =
+            !resource.ignoresCache && (resource.method == .get || resource.method == .head)
             && !Authenticator.isRefreshing
+        knownIdentity = identity ?? (stores ? resource.identity : nil)
+        self.notifies = notifies
+        self.account = account
     }
+
+    /// The resource's identity.
+    var identity: ResourceIdentity { knownIdentity ?? resource.identity }
+
+    /// Whether the answer is refused when a mutation made the value stale after the
+    /// request was sent: only a stored answer can be, three times in a row at most.
+    var mayBeOvertaken: Bool { stores && timesOvertaken < 3 }
 
     /// The same attempt, sent again with the renewed credential `renewed`.
     func sent(with renewed: Authenticator.Stamp) -> Attempt {

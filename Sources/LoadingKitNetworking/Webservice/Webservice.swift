@@ -247,10 +247,14 @@ public final class Webservice: Sendable {
         notifies: Bool = true,
         settlingWrites: Bool = true
     ) async throws(WebserviceError) -> Fetched<A> {
-        let identity = identity ?? resource.identity
+        // Computed only when needed: a request that is not shared and whose answer is
+        // not stored — a mutation's — has no use for it.
+        var identity = identity
         // A renewal's own requests wait for no write: one may wait for the renewal.
         if settlingWrites, !Authenticator.isRefreshing, let writes = writesIfAny, !writes.isEmpty {
-            await writes.waitForMutations(changing: identity) {
+            let waiting = identity ?? resource.identity
+            identity = waiting
+            await writes.waitForMutations(changing: waiting) {
                 self.report(.waitingForMutation, about: resource)
             }
         }
@@ -266,7 +270,7 @@ public final class Webservice: Sendable {
         }
         let (interest, _) = sharedInterest(
             in: resource,
-            identity: identity,
+            identity: identity ?? resource.identity,
             retry: retry,
             notifies: notifies
         )
@@ -348,7 +352,9 @@ public final class Webservice: Sendable {
 
     /// The number of the account a load sent now is for: none for a renewal's own.
     private var currentAccount: UInt64? {
-        Authenticator.isRefreshing ? nil : configuration.authenticator?.account
+        guard let authenticator = configuration.authenticator, !Authenticator.isRefreshing
+        else { return nil }
+        return authenticator.account
     }
 
     /// Requests in flight after coalescing.
