@@ -1,27 +1,23 @@
 import LoadingKitNetworking
+import Synchronization
 
-/// The operation in flight and the observers: what other threads touch, behind the
-/// core's one lock.
+/// The operation in flight, and the observers and held pages: what other threads
+/// touch, behind the core's one lock.
 ///
 /// Why no outcome is applied twice, late or after a cancellation: an operation is
-/// applied only after ``end(_:)`` cleared it under the lock, so one waiter of the
+/// applied only after ``end(_:)`` cleared it, on the main actor, so one waiter of the
 /// operation wins. A newer operation (``begin()``) or a cancellation (``cancel()``)
-/// replaces the generation under the same lock, so a value that arrives later finds
-/// its operation over; then the operation's waits end at once
-/// (``LoadOperation/cancel``), and each finds it over. A cancelled awaiting task marks
-/// its generation (``cancelAwaited(_:)``, from any thread) before the fetch is left, so
-/// its value, whenever it arrives, ends as a cancellation. `deinit` cancels the
-/// operation through the same cell: the screen is gone. A page asked for while an
-/// operation is current waits in the same cell and starts once the operation has been
-/// applied (``startDeferredPages()``); a cancellation drops it, and `deinit` ends its
-/// waiters.
+/// replaces the generation, so a value that arrives later finds its operation over;
+/// then the operation's waits end at once (``LoadOperation/cancel``), and each finds it
+/// over. A cancelled awaiting task marks its generation (``cancelAwaited(_:)``, from
+/// any thread, in an atomic) before the fetch is left, so its value, whenever it
+/// arrives, ends as a cancellation. `deinit` cancels the operation: the screen is gone.
+/// A page asked for while an operation is current waits in the lock's cell and starts
+/// once the operation has been applied (``startDeferredPages()``); a cancellation
+/// drops it, and `deinit` ends its waiters.
 extension LoadingCore {
     /// What the lock guards.
     struct Guarded: Sendable {
-        var generation: UInt64 = 0
-        var operation: LoadOperation?
-        /// Whether the current operation's awaiting task was cancelled.
-        var isAwaitCancelled = false
         var nextObserverID = 0
         var observers: [Int: Observer] = [:]
         /// Pages asked for while a load was in flight, to start once none is.
@@ -48,31 +44,25 @@ extension LoadingCore {
 
     /// Makes a new operation current, cancelling the one before; returns its number.
     func begin() -> UInt64 {
-        let (generation, previous) = guarded.withLock { guarded in
-            guarded.generation += 1
-            guarded.isAwaitCancelled = false
-            defer { guarded.operation = nil }
-            return (guarded.generation, guarded.operation)
-        }
+        generation += 1
+        let previous = currentOperation
+        currentOperation = nil
         previous?.cancel()
         return generation
     }
 
     /// Records the current operation, unless a newer one began.
     func attach(_ operation: LoadOperation) {
-        let stale = guarded.withLock { guarded in
-            guard guarded.generation == operation.generation else { return true }
-            guarded.operation = operation
-            return false
-        }
-        if stale {
+        guard generation == operation.generation else {
             operation.cancel()
+            return
         }
+        currentOperation = operation
     }
 
     /// Whether operation `generation` is still the current one.
     func isCurrent(_ generation: UInt64) -> Bool {
-        guarded.withLock { $0.generation == generation }
+        self.generation == generation
     }
 
     /// How an operation ended, for whoever waited for it.
@@ -88,43 +78,42 @@ extension LoadingCore {
     /// Ends operation `generation`, so that its outcome is applied or its
     /// cancellation reported exactly once.
     func end(_ generation: UInt64) -> Ending {
-        guarded.withLock { guarded in
-            guard guarded.generation == generation, guarded.operation?.generation == generation
-            else { return .over }
-            guarded.operation = nil
-            return guarded.isAwaitCancelled ? .cancelled : .current
-        }
+        guard self.generation == generation, currentOperation?.generation == generation
+        else { return .over }
+        currentOperation = nil
+        return isAwaitCancelled(generation) ? .cancelled : .current
     }
 
     /// Records that the task awaiting operation `generation` was cancelled, so that its
-    /// outcome is never applied, whenever it arrives. Called from any thread.
+    /// outcome is never applied, whenever it arrives. Called from any thread: the
+    /// highest number marked is kept, so a late mark of an operation already over
+    /// never hides the mark of a newer one.
     nonisolated func cancelAwaited(_ generation: UInt64) {
-        guarded.withLock { guarded in
-            if guarded.generation == generation {
-                guarded.isAwaitCancelled = true
-            }
-        }
+        cancelledAwait.max(generation, ordering: .releasing)
+    }
+
+    /// Whether the task awaiting operation `generation` was cancelled.
+    private func isAwaitCancelled(_ generation: UInt64) -> Bool {
+        cancelledAwait.load(ordering: .acquiring) == generation
     }
 
     /// Cancels the current operation, so that its outcome is never applied; returns
     /// whether one was in flight.
     func cancel() -> Bool {
-        let operation = guarded.withLock { guarded in
-            guarded.generation += 1
-            defer { guarded.operation = nil }
-            return guarded.operation
-        }
+        generation += 1
+        let operation = currentOperation
+        currentOperation = nil
         operation?.cancel()
         return operation != nil
     }
 
-    /// The current operation, if one is in flight.
-    var currentOperation: LoadOperation? { guarded.withLock { $0.operation } }
-
     /// The current operation, if one is in flight and its awaiting task was not
     /// cancelled: the load whose outcome will be applied.
     var awaitedOperation: LoadOperation? {
-        guarded.withLock { $0.isAwaitCancelled ? nil : $0.operation }
+        guard let operation = currentOperation, !isAwaitCancelled(operation.generation) else {
+            return nil
+        }
+        return operation
     }
 
     // MARK: - Deferred pages
@@ -269,7 +258,9 @@ enum LoadStart: Sendable {
 /// The report that completes a body is dropped: the value is applied right after,
 /// so a small response costs no extra main-actor hop.
 final class ProgressRelay: Sendable {
-    private let lastFraction = Locked<Double>(0)
+    /// The last percent passed on: an atomic, since a relay that never reports —
+    /// most do not — should cost no lock to make.
+    private let lastPercent = Atomic<Int>(0)
     private let deliver: @MainActor @Sendable (Double) -> Void
 
     init(deliver: @escaping @MainActor @Sendable (Double) -> Void) {
@@ -279,12 +270,8 @@ final class ProgressRelay: Sendable {
     /// Receives a transport's report, on the transport's queue.
     func report(_ progress: TransferProgress) {
         guard let fraction = progress.fractionCompleted, fraction < 1 else { return }
-        let isNews = lastFraction.withLock { last in
-            guard fraction - last >= 0.01 else { return false }
-            last = fraction
-            return true
-        }
-        guard isNews else { return }
+        let percent = Int(fraction * 100)
+        guard lastPercent.max(percent, ordering: .relaxed).oldValue < percent else { return }
         let deliver = self.deliver
         Task { @MainActor in deliver(fraction) }
     }

@@ -1,5 +1,6 @@
 import LoadingKitNetworking
 import Observation
+import Synchronization
 
 /// What a screen stores to load content: the one ``LoadingState`` it shows and all of
 /// the bookkeeping behind it — the operation in flight, the resource the state belongs
@@ -100,9 +101,18 @@ public final class LoadingCore<Value: Sendable>: Observable {
     /// A paginated list's window of pages (a ``PaginationBox``), made on first use.
     private var pages: AnyObject?
 
-    /// The one cell that other threads touch: the operation in flight, which a
-    /// cancellation handler marks and `deinit` cancels, and the observers, whose
-    /// streams end from any thread. Only `LoadingCore+Operations.swift` uses it.
+    /// The number of the current operation: each new one, and each cancellation,
+    /// takes the next. Changed only by `LoadingCore+Operations.swift`.
+    var generation: UInt64 = 0
+    /// The operation in flight, if one is. Changed only by
+    /// `LoadingCore+Operations.swift`.
+    var currentOperation: LoadOperation?
+    /// The number of the operation whose awaiting task was cancelled, marked from any
+    /// thread by the task's cancellation handler; 0 for none.
+    let cancelledAwait = Atomic<UInt64>(0)
+    /// The one cell that other threads touch: the observers, whose streams end from
+    /// any thread, the pages held and the revalidation wait. Only the files of
+    /// `Core/` use it.
     let guarded = Locked(Guarded())
     /// Whether `guarded` may hold observers: the main actor alone adds them, so while
     /// this is `false` there is none to tell, and no lock is taken.
@@ -114,10 +124,10 @@ public final class LoadingCore<Value: Sendable>: Observable {
     public nonisolated init() {}
 
     deinit {
-        let (operation, observers, pages, poll) = guarded.withLock {
-            ($0.operation, Array($0.observers.values), $0.deferredPages, $0.poll)
+        let (observers, pages, poll) = guarded.withLock {
+            (Array($0.observers.values), $0.deferredPages, $0.poll)
         }
-        operation?.cancel()
+        currentOperation?.cancel()
         poll?.cancel()
         for page in pages {
             page.abandon()

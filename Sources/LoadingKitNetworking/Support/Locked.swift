@@ -16,11 +16,20 @@ package struct Locked<Value>: @unchecked Sendable {
     }
 
     /// Runs `body` with the value while holding the lock.
+    ///
+    /// Unlocked on each way out rather than in a `defer`, which compiles to a function
+    /// of its own called after `body`: a lock is one call in and one out.
     package func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
         try storage.withUnsafeMutablePointers { value, mutex in
             pthread_mutex_lock(mutex)
-            defer { pthread_mutex_unlock(mutex) }
-            return try body(&value.pointee)
+            do {
+                let result = try body(&value.pointee)
+                pthread_mutex_unlock(mutex)
+                return result
+            } catch {
+                pthread_mutex_unlock(mutex)
+                throw error
+            }
         }
     }
 
