@@ -13,10 +13,11 @@ import Synchronization
 /// Why each wait ends exactly once: a waiter is resumed by whichever of the outcome,
 /// its caller's leaving and its task's cancellation takes it out of the state first,
 /// under the fetch's lock; a wait that starts after the outcome or the leaving finds
-/// them in the state and does not wait. A fetch is made with its first interest, before
-/// its task, which finds the fetch abandoned if every caller left meanwhile. A fetch
-/// of a table is forgotten by it as soon as it is over, so a caller never joins a fetch
-/// whose outcome it could miss.
+/// them in the state and does not wait. A fetch of a table is guarded by the table's
+/// lock, so joining it, ending it and forgetting it are each one step: it is forgotten
+/// in the step that ends it — its outcome or its last caller leaving — so a caller
+/// never joins a fetch whose outcome it could miss. A fetch's task is made before
+/// anyone else can reach the fetch, so no caller can leave before it exists.
 package final class Fetch: Sendable {
     /// Resumed exactly once, taken out of the state under the lock.
     typealias Waiter = UnsafeContinuation<(any Sendable)?, Never>
@@ -42,7 +43,6 @@ package final class Fetch: Sendable {
         /// How many interests have not left.
         var remaining = 0
         var lastID = 0
-        var task: Task<Void, Never>?
 
         /// Whether the fetch is not over and a caller still wants its outcome.
         var isWanted: Bool { outcome == nil && interests.values.contains(where: \.isWanted) }
@@ -53,13 +53,19 @@ package final class Fetch: Sendable {
         }
     }
 
-    private let state: Locked<State>
+    /// The lock that guards ``state``: the table's, for a fetch other callers may join,
+    /// else one of its own. Its value is the table's fetches by key.
+    private let lock: Locked<[FetchTable.Key: Fetch]>
+    /// The fetch's key in its table, if it has one.
+    private let key: FetchTable.Key?
+    /// Read and changed only while holding ``lock``.
+    nonisolated(unsafe) private var state = State()
+    /// The task of the work: set once, before the fetch is handed to anyone, and only
+    /// read after.
+    nonisolated(unsafe) private var task: Task<Void, Never>?
     /// Whether every caller left before the outcome: the work is cancelled. Set under
     /// the lock; read without it by the fetches this one's work waits for.
     private let abandonment = Atomic<Bool>(false)
-    /// Runs once the fetch is over — ended or abandoned — to forget it where it was
-    /// found by others: its table.
-    private let over: (@Sendable (Fetch) -> Void)?
 
     /// The number of the interest a fetch starts with.
     static let firstInterest = 1
@@ -86,22 +92,22 @@ package final class Fetch: Sendable {
     /// Whether a caller still wants the outcome: one that has not left, and is not
     /// part of the work of a fetch every caller of which has left.
     package var isWanted: Bool {
-        state.withLock { $0.isWanted }
+        lock.withLock { _ in state.isWanted }
     }
 
-    /// A fetch with one interest, ``firstInterest``, whose work starts with
-    /// ``run(progress:_:)``.
+    /// A fetch with one interest, ``firstInterest``, guarded by `lock`, whose work
+    /// starts with ``run(progress:_:)``.
     private init(
-        over: (@Sendable (Fetch) -> Void)?,
+        guardedBy lock: Locked<[FetchTable.Key: Fetch]>,
+        key: FetchTable.Key?,
         discarded: (@Sendable () -> Void)?,
         enclosing: Fetch?
     ) {
-        var state = State()
+        self.lock = lock
+        self.key = key
         state.interests[Self.firstInterest] = Interest(discarded: discarded, enclosing: enclosing)
         state.remaining = 1
         state.lastID = Self.firstInterest
-        self.state = Locked(state)
-        self.over = over
     }
 
     /// Starts `work` as a fetch of its own, which nobody else can join, for one caller.
@@ -118,28 +124,35 @@ package final class Fetch: Sendable {
         _ work: @escaping @Sendable () async -> Output
     ) -> FetchInterest<Output> {
         // A screen's own operation, started on its actor: part of no other fetch's work.
-        let fetch = Fetch(over: nil, discarded: discarded, enclosing: nil)
+        let fetch = Fetch(guardedBy: Locked([:]), key: nil, discarded: discarded, enclosing: nil)
         fetch.run(progress: progress, work)
         return FetchInterest(fetch: fetch, id: firstInterest)
     }
 
-    /// A fetch of a table, which `over` forgets once it is over, with its first
-    /// interest (``firstInterest``); its work starts with ``run(progress:_:)``.
-    static func joinable(
-        over: @escaping @Sendable (Fetch) -> Void,
-        discarded: (@Sendable () -> Void)?
+    /// A fetch of a table, guarded by the table's lock `lock` — which the caller
+    /// holds — under `key`, with its first interest (``firstInterest``) and its work
+    /// started: the caller puts it in the table.
+    static func joinable<Output: Sendable>(
+        guardedBy lock: Locked<[FetchTable.Key: Fetch]>,
+        key: FetchTable.Key,
+        progress: TransferProgress.Handler?,
+        discarded: (@Sendable () -> Void)?,
+        enclosing: Fetch?,
+        _ work: @escaping @Sendable () async -> Output
     ) -> Fetch {
-        Fetch(over: over, discarded: discarded, enclosing: enclosing)
+        let fetch = Fetch(guardedBy: lock, key: key, discarded: discarded, enclosing: enclosing)
+        fetch.run(progress: progress, work)
+        return fetch
     }
 
     /// Runs `work` in a task of its own, which keeps the calling task's task-locals and
     /// observes progress with `progress` when given, and hands its outcome to every
-    /// interest.
-    func run<Output: Sendable>(
+    /// interest. Called once, before the fetch is handed to anyone.
+    private func run<Output: Sendable>(
         progress: TransferProgress.Handler?,
         _ work: @escaping @Sendable () async -> Output
     ) {
-        let task = Task { [self] in
+        task = Task { [self] in
             let outcome = await Self.$running.withValue(Reference(self)) {
                 if let progress {
                     await TransferProgress.observing(progress) { await work() }
@@ -149,39 +162,30 @@ package final class Fetch: Sendable {
             }
             deliver(outcome)
         }
-        let abandoned = state.withLock { state in
-            state.task = task
-            return isAbandoned
-        }
-        if abandoned {
-            task.cancel()
-        }
     }
 
-    /// Counts a new interest; `nil` when the fetch is over, or wanted by no caller (it
-    /// is about to be abandoned), and can be joined no more.
-    func addInterest(discarded: (@Sendable () -> Void)?) -> Int? {
-        let enclosing = Self.enclosing
-        return state.withLock { state in
-            guard state.isWanted, !isAbandoned else { return nil }
-            let id = state.newID()
-            state.interests[id] = Interest(discarded: discarded, enclosing: enclosing)
-            state.remaining += 1
-            return id
-        }
+    /// Counts a new interest, with the lock held; `nil` when the fetch is over, or
+    /// wanted by no caller (it is about to be abandoned), and can be joined no more.
+    func addInterest(discarded: (@Sendable () -> Void)?, enclosing: Fetch?) -> Int? {
+        guard state.isWanted, !isAbandoned else { return nil }
+        let id = state.newID()
+        state.interests[id] = Interest(discarded: discarded, enclosing: enclosing)
+        state.remaining += 1
+        return id
     }
 
-    /// How many callers want the outcome.
-    var interestCount: Int { state.withLock { $0.remaining } }
+    /// How many callers want the outcome, with the lock held.
+    var interestCount: Int { state.remaining }
 
     /// Cancels the work: every caller gets what the work makes of its cancellation.
     func cancel() {
-        state.withLock { $0.task }?.cancel()
+        task?.cancel()
     }
 
-    /// Hands `outcome` to every caller still interested, and tells those that left.
+    /// Hands `outcome` to every caller still interested, tells those that left, and
+    /// takes the fetch out of its table.
     private func deliver(_ outcome: any Sendable) {
-        let (waiters, discarded) = state.withLock { state in
+        let (waiters, discarded) = lock.withLock { fetches in
             state.outcome = outcome
             var waiters: [Waiter] = []
             var discarded: [@Sendable () -> Void] = []
@@ -193,14 +197,22 @@ package final class Fetch: Sendable {
                 }
                 state.interests[id] = Interest(hasLeft: interest.hasLeft)
             }
+            forget(in: &fetches)
             return (waiters, discarded)
         }
-        over?(self)
         for waiter in waiters {
             waiter.resume(returning: outcome)
         }
         for discarded in discarded {
             discarded()
+        }
+    }
+
+    /// Takes the fetch, over, out of `fetches`, its table, unless another fetch of its
+    /// key took its place.
+    private func forget(in fetches: inout [FetchTable.Key: Fetch]) {
+        if let key, fetches[key] === self {
+            fetches[key] = nil
         }
     }
 
@@ -215,7 +227,7 @@ package final class Fetch: Sendable {
     ) async -> (any Sendable)? {
         await withTaskCancellationHandler {
             await withUnsafeContinuation(isolation: isolation) { (continuation: Waiter) in
-                let ready: (any Sendable)?? = state.withLock { state in
+                let ready: (any Sendable)?? = lock.withLock { _ in
                     guard let interest = state.interests[id], !interest.hasLeft else {
                         return .some(nil)
                     }
@@ -237,25 +249,25 @@ package final class Fetch: Sendable {
     }
 
     /// Takes interest `id` out: its waits end with `nil`; the last one out abandons
-    /// the fetch and cancels its work.
+    /// the fetch, takes it out of its table and cancels its work.
     func leave(_ id: Int) {
-        let (waiters, task, abandoned) = state.withLock { state in
+        let (waiters, abandoned) = lock.withLock { fetches in
             guard let interest = state.interests[id], !interest.hasLeft else {
-                return ([Waiter](), Task<Void, Never>?.none, false)
+                return ([Waiter](), false)
             }
             state.interests[id] = Interest(discarded: interest.discarded, hasLeft: true)
             state.remaining -= 1
             guard state.remaining == 0, state.outcome == nil else {
-                return (interest.waiters, nil, false)
+                return (interest.waiters, false)
             }
             abandonment.store(true, ordering: .releasing)
-            return (interest.waiters, state.task, true)
+            forget(in: &fetches)
+            return (interest.waiters, true)
         }
         for waiter in waiters {
             waiter.resume(returning: nil)
         }
         if abandoned {
-            over?(self)
             task?.cancel()
         }
     }

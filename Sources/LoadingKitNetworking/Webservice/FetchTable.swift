@@ -17,10 +17,11 @@ final class FetchTable: Sendable {
         let credential: UInt64
     }
 
+    /// The fetches in flight by key; its lock also guards each of them.
     private let fetches = Locked<[Key: Fetch]>([:])
 
     /// A new caller's interest in the fetch of `key`: the one in flight, or a new one
-    /// running `work`.
+    /// running `work` — found or made, and counted, under one lock.
     ///
     /// - Parameters:
     ///   - key: What the fetch loads.
@@ -34,30 +35,26 @@ final class FetchTable: Sendable {
         discarded: (@Sendable () -> Void)? = nil,
         work: @escaping @Sendable () async -> Output
     ) -> (interest: FetchInterest<Output>, joined: Bool) {
+        let enclosing = Fetch.enclosing
+        let lock = fetches
         let (fetch, id, joined) = fetches.withLock { fetches in
-            if let fetch = fetches[key], let id = fetch.addInterest(discarded: discarded) {
+            if let fetch = fetches[key],
+                let id = fetch.addInterest(discarded: discarded, enclosing: enclosing)
+            {
                 return (fetch, id, true)
             }
             let fetch = Fetch.joinable(
-                over: { [weak self] over in self?.forget(over, of: key) },
-                discarded: discarded
+                guardedBy: lock,
+                key: key,
+                progress: progress,
+                discarded: discarded,
+                enclosing: enclosing,
+                work
             )
             fetches[key] = fetch
             return (fetch, Fetch.firstInterest, false)
         }
-        if !joined {
-            fetch.run(progress: progress, work)
-        }
         return (FetchInterest(fetch: fetch, id: id), joined)
-    }
-
-    /// Forgets `fetch`, over, unless another fetch of `key` took its place.
-    private func forget(_ fetch: Fetch, of key: Key) {
-        fetches.withLock { fetches in
-            if fetches[key] === fetch {
-                fetches[key] = nil
-            }
-        }
     }
 
     /// Cancels the fetches whose key `matches`: their callers get what the work makes

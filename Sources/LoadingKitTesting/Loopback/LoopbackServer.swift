@@ -24,6 +24,9 @@ public final class LoopbackServer: Sendable {
     /// The core running on the port, and whether ``stop()`` ended the server for good.
     private let current: Locked<(core: Core, hasStopped: Bool)>
     private let record: Record
+    /// A socket bound to the port, not listening, until ``stop()``: while the server
+    /// is away, no other server that asks for an ephemeral port is given this one.
+    private let reservation: Socket
 
     /// Starts a server; requests that match no route go to `fallback`.
     ///
@@ -37,13 +40,21 @@ public final class LoopbackServer: Sendable {
         fallback: @escaping Handler = { _ in .text("Not found", status: 404) }
     ) throws {
         record = Record(fallback: fallback)
-        let core = try Core(port: port, record: record)
+        // Bound first: a socket cannot be bound beside one that listens.
+        reservation = try Socket.bound(port: port)
+        let core: Core
+        do {
+            core = try Core(port: reservation.port, record: record)
+        } catch {
+            reservation.close()
+            throw error
+        }
         current = Locked((core, false))
         core.start()
     }
 
     deinit {
-        current.withLock { $0.core }.stop()
+        stop()
     }
 
     /// The port the server listens on.
@@ -127,14 +138,19 @@ public final class LoopbackServer: Sendable {
     /// Stops the server: closes every socket, cuts delays short and waits for every
     /// thread to finish. Calling it again does nothing.
     public func stop() {
-        current.withLock { current in
-            current.hasStopped = true
-            return current.core
-        }.stop()
+        let (core, wasStopped) = current.withLock { current in
+            defer { current.hasStopped = true }
+            return (current.core, current.hasStopped)
+        }
+        core.stop()
+        if !wasStopped {
+            reservation.close()
+        }
     }
 
     /// Closes the port and every connection, as a server that went away: requests fail
-    /// to connect until ``comeBack()``. Routes and the requests received are kept.
+    /// to connect until ``comeBack()``, and the port is kept for it — no other server
+    /// is given it meanwhile. Routes and the requests received are kept.
     ///
     /// ```swift
     /// server.goAway()  // loads fail: could not connect to the server

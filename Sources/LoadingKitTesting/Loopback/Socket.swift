@@ -19,6 +19,20 @@ struct Socket: Sendable {
 
     /// A socket listening on `127.0.0.1` at `port`, or at an ephemeral port for 0.
     static func listening(port: UInt16 = 0, backlog: Int32 = 128) throws(Failure) -> Socket {
+        let socket = try bound(port: port)
+        guard listen(socket.descriptor, backlog) == 0 else {
+            let code = errno
+            socket.close()
+            throw Failure(call: "listen", code: code)
+        }
+        return socket
+    }
+
+    /// A socket bound to `127.0.0.1` at `port`, or at an ephemeral port for 0, that does
+    /// not listen: it keeps the port from being given to another socket that asks for
+    /// an ephemeral one, while connections to it are refused. A socket that listens
+    /// can be bound beside it, both reusing the address.
+    static func bound(port: UInt16 = 0) throws(Failure) -> Socket {
         #if canImport(Darwin)
             let descriptor = socket(AF_INET, SOCK_STREAM, 0)
         #else
@@ -41,11 +55,6 @@ struct Socket: Sendable {
             let code = errno
             socket.close()
             throw Failure(call: "bind", code: code)
-        }
-        guard listen(descriptor, backlog) == 0 else {
-            let code = errno
-            socket.close()
-            throw Failure(call: "listen", code: code)
         }
         return socket
     }
