@@ -5,9 +5,6 @@ import Foundation
 #endif
 
 extension Webservice {
-    /// Whether anyone listens: the kit times requests only then.
-    package var isMonitored: Bool { configuration.monitor != nil }
-
     /// Hands `kind`, about a request of `resource`, to the monitor; builds nothing when
     /// there is none.
     func report<A>(_ kind: @autoclosure () -> LoadingEvent.Kind, about resource: Resource<A>) {
@@ -50,17 +47,6 @@ extension Webservice {
             }
         }
         return .failure(failure)
-    }
-
-    /// Parses the body with `resource`, reporting what its parse makes of the `Link`
-    /// header — targets on other origins refused, values unreadable — when anyone
-    /// listens.
-    func parse<A>(_ resource: Resource<A>, _ data: Data, _ response: HTTPURLResponse) throws -> A {
-        guard isMonitored else { return try resource.parse(data, response) }
-        let report: @Sendable (LoadingEvent.Kind) -> Void = { kind in
-            self.report(kind, about: resource)
-        }
-        return try LinkReports.reporting(to: report) { try resource.parse(data, response) }
     }
 }
 

@@ -117,7 +117,9 @@ extension Webservice {
         // A fetch abandoned before its request left sends nothing.
         guard !Task.isCancelled else { return .failure(.cancelled) }
         let started = isMonitored ? configuration.clock.continuousNow : nil
-        report(.started(attempt: attempt.number), about: resource)
+        if started != nil {
+            report(.started(attempt: attempt.number), about: resource)
+        }
         let data: Data
         let response: HTTPURLResponse
         switch await send(request, of: resource, carrying: stamp, since: started) {
@@ -161,6 +163,21 @@ extension Webservice {
             return reportFailure(failure, of: resource, since: started)
         }
         return answered(value, for: attempt, by: response, bodySize: data.count, as: sent)
+    }
+
+    /// Parses the body with `resource`, reporting what its parse makes of the `Link`
+    /// header — targets on other origins refused, values unreadable — when anyone
+    /// listens.
+    private func parse<A>(
+        _ resource: Resource<A>,
+        _ data: Data,
+        _ response: HTTPURLResponse
+    ) throws -> A {
+        guard isMonitored else { return try resource.parse(data, response) }
+        let report: @Sendable (LoadingEvent.Kind) -> Void = { kind in
+            self.report(kind, about: resource)
+        }
+        return try LinkReports.reporting(to: report) { try resource.parse(data, response) }
     }
 
     /// Where the attempt's value is kept across launches: only with a persistent store,

@@ -148,6 +148,8 @@ public final class Webservice: Sendable {
     public let configuration: Configuration
 
     package let store: StoredValues
+    /// Whether anyone listens: the kit times requests and builds events only then.
+    package let isMonitored: Bool
     /// The fetches in flight that other loads join.
     let fetches = FetchTable()
     /// The mutations under way, which loads of the values they change wait for; made
@@ -183,6 +185,7 @@ public final class Webservice: Sendable {
         self.transport = transport
         self.configuration = configuration
         self.store = StoredValues(limits: configuration.storage)
+        isMonitored = configuration.monitor != nil
         if let authenticator = configuration.authenticator {
             store.showPendingChanges(madeBy: authenticator.signedInAccount)
             authenticator.serve(self)
