@@ -30,6 +30,21 @@ struct ResourceIdentityTests {
         )
     }
 
+    @Test(
+        "header fields count whatever order they were set in; the persistent key lists them by name"
+    )
+    func headerOrder() throws {
+        let first = Resource<Episode>(url: url).header("X-B", "2").header("x-a", "1")
+        let second = Resource<Episode>(url: url).header("X-A", "1").header("x-b", "2")
+        #expect(first.identity == second.identity)
+        #expect(first.identity.hashValue == second.identity.hashValue)
+        #expect(first.identity != Resource<Episode>(url: url).header("x-a", "2").identity)
+        // The fields part of a record's key on disk, as records already written have it.
+        let key = try #require(first.identity.persistentKey(valueTypeName: "Episode"))
+        let fields = key.split(separator: "\u{1F}", omittingEmptySubsequences: false)[2]
+        #expect(fields == "accept: application/json\nx-a: 1\nx-b: 2")
+    }
+
     @Test("decoders set the same standard way are one parse; a custom strategy is its instance")
     func decoderSettings() {
         let snakeCase = Resource<Episode>(url: url, decoder: Self.snakeCaseDecoder()).identity

@@ -43,13 +43,16 @@ public struct ResourceIdentity: Hashable, Sendable {
         let request = resource.request
         let sent = request.allHTTPHeaderFields ?? [:]
         let outside = resource.headersOutsideIdentity
-        var fields: [String: String] = [:]
+        var fields: [Field] = []
+        fields.reserveCapacity(sent.count)
         for (name, value) in sent {
             let lowercased = name.lowercased()
-            if !outside.contains(lowercased) {
-                fields[lowercased] = value
+            if outside.isEmpty || !outside.contains(lowercased) {
+                fields.append(Field(name: lowercased, value: value))
             }
         }
+        // Sorted, equal sets of fields are equal arrays, compared without hashing.
+        fields.sort { $0.name < $1.name || $0.name == $1.name && $0.value < $1.value }
         parts = Parts(
             method: resource.method,
             urlString: request.url?.absoluteString ?? "",
@@ -99,7 +102,7 @@ public struct ResourceIdentity: Hashable, Sendable {
     /// parse has no stable name (an unnamed closure, a decoder instance).
     package func persistentKey(valueTypeName: String) -> String? {
         guard parts.parse.isStable else { return nil }
-        let fields = parts.headers.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }
+        let fields = parts.headers.map { "\($0.name): \($0.value)" }
         let codes = parts.acceptableStatusRanges.map { "\($0.lowerBound)-\($0.upperBound)" }
         return [
             parts.method.rawValue, parts.urlString, fields.joined(separator: "\n"),
@@ -125,11 +128,18 @@ public struct ResourceIdentity: Hashable, Sendable {
         hasher.combine(parts.hash)
     }
 
+    /// A header field of the request, its name lowercased.
+    private struct Field: Hashable, Sendable {
+        let name: String
+        let value: String
+    }
+
     /// The parts of an identity, immutable.
     private final class Parts: Sendable {
         let method: HTTPMethod
         let urlString: String
-        let headers: [String: String]
+        /// The header fields, sorted by name.
+        let headers: [Field]
         let body: Data?
         /// The acceptable status codes, as the ranges of their `IndexSet`: comparing
         /// two arrays of ranges costs a fraction of comparing two index sets on Linux.
@@ -144,7 +154,7 @@ public struct ResourceIdentity: Hashable, Sendable {
         init(
             method: HTTPMethod,
             urlString: String,
-            headers: [String: String],
+            headers: [Field],
             body: Data?,
             acceptableStatusRanges: [Range<Int>],
             valueType: ObjectIdentifier,
