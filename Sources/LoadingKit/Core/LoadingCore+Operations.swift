@@ -1,8 +1,9 @@
 import LoadingKitNetworking
 import Synchronization
 
-/// The operation in flight, and the observers and held pages: what other threads
-/// touch, behind the core's one lock.
+/// The operation in flight, on the main actor, with the one mark other threads make
+/// on it (a cancelled await, in an atomic); and the observers and the pages held,
+/// which other threads touch, behind the core's one lock.
 ///
 /// Why no outcome is applied twice, late or after a cancellation: an operation is
 /// applied only after ``end(_:)`` cleared it, on the main actor, so one waiter of the

@@ -51,12 +51,8 @@ public struct Mutation<A: Sendable>: Sendable {
     public private(set) var coalesces = false
     /// The scope whose mutations run one after another; `nil` for none. Default: `nil`.
     public private(set) var scope: String?
-    private(set) var changes: [Change] = [] {
-        didSet { changedIdentities = changes.map { $0.identity } }
-    }
-    private(set) var answers: [Answer] = [] {
-        didSet { answeredIdentities = answers.map { $0.identity } }
-    }
+    private(set) var changes: [Change] = []
+    private(set) var answers: [Answer] = []
     /// The identities of the stored values the mutation changes at once; kept as the
     /// changes are added, since a send reads them several times.
     package private(set) var changedIdentities: [ResourceIdentity] = []
@@ -87,8 +83,10 @@ public struct Mutation<A: Sendable>: Sendable {
         _ change: @escaping @Sendable (inout B) -> Void
     ) -> Mutation {
         var copy = self
+        let identity = target.identity
+        copy.changedIdentities.append(identity)
         copy.changes.append(
-            Change(identity: target.identity) { value in
+            Change(identity: identity) { value in
                 guard var typed = value as? B else { return value }
                 change(&typed)
                 return typed
@@ -106,7 +104,9 @@ public struct Mutation<A: Sendable>: Sendable {
     /// - Returns: The mutation storing its answer.
     public func storingAnswer(as target: Resource<A>) -> Mutation {
         var copy = self
-        copy.answers.append(Answer(identity: target.identity) { _, answer in answer })
+        let identity = target.identity
+        copy.answeredIdentities.append(identity)
+        copy.answers.append(Answer(identity: identity) { _, answer in answer })
         return copy
     }
 
@@ -130,8 +130,10 @@ public struct Mutation<A: Sendable>: Sendable {
         _ merge: @escaping @Sendable (inout B, A) -> Void
     ) -> Mutation {
         var copy = self
+        let identity = target.identity
+        copy.answeredIdentities.append(identity)
         copy.answers.append(
-            Answer(identity: target.identity) { stored, answer in
+            Answer(identity: identity) { stored, answer in
                 guard var typed = stored as? B else { return nil }
                 merge(&typed, answer)
                 return typed

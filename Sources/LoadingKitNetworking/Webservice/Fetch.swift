@@ -12,7 +12,7 @@ import Synchronization
 ///
 /// Why each wait ends exactly once: a waiter is resumed by whichever of the outcome,
 /// its caller's leaving and its task's cancellation takes it out of the state first,
-/// under the fetch's lock; a wait that starts after the outcome or the leaving finds
+/// under the fetch's lock (its table's, for a fetch others may join); a wait that starts after the outcome or the leaving finds
 /// them in the state and does not wait. A fetch of a table is guarded by the table's
 /// lock, so joining it, ending it and forgetting it are each one step: it is forgotten
 /// in the step that ends it — its outcome or its last caller leaving — so a caller

@@ -26,7 +26,8 @@ public final class LoopbackServer: Sendable {
     private let record: Record
     /// A socket bound to the port, not listening, until ``stop()``: while the server
     /// is away, no other server that asks for an ephemeral port is given this one.
-    private let reservation: Socket
+    /// Linux only: elsewhere `SO_REUSEADDR` lets no second socket bind beside it.
+    private let reservation: Socket?
 
     /// Starts a server; requests that match no route go to `fallback`.
     ///
@@ -40,13 +41,18 @@ public final class LoopbackServer: Sendable {
         fallback: @escaping Handler = { _ in .text("Not found", status: 404) }
     ) throws {
         record = Record(fallback: fallback)
-        // Bound first: a socket cannot be bound beside one that listens.
-        reservation = try Socket.bound(port: port)
+        #if os(Linux)
+            // Bound first: a socket cannot be bound beside one that listens.
+            let reservation: Socket? = try Socket.bound(port: port)
+        #else
+            let reservation: Socket? = nil
+        #endif
+        self.reservation = reservation
         let core: Core
         do {
-            core = try Core(port: reservation.port, record: record)
+            core = try Core(port: reservation?.port ?? port, record: record)
         } catch {
-            reservation.close()
+            reservation?.close()
             throw error
         }
         current = Locked((core, false))
@@ -144,13 +150,14 @@ public final class LoopbackServer: Sendable {
         }
         core.stop()
         if !wasStopped {
-            reservation.close()
+            reservation?.close()
         }
     }
 
     /// Closes the port and every connection, as a server that went away: requests fail
-    /// to connect until ``comeBack()``, and the port is kept for it — no other server
-    /// is given it meanwhile. Routes and the requests received are kept.
+    /// to connect until ``comeBack()``, and on Linux the port is kept for it: no other
+    /// server that asks for a free port is given it meanwhile. Routes and the requests
+    /// received are kept.
     ///
     /// ```swift
     /// server.goAway()  // loads fail: could not connect to the server

@@ -29,9 +29,9 @@ struct Socket: Sendable {
     }
 
     /// A socket bound to `127.0.0.1` at `port`, or at an ephemeral port for 0, that does
-    /// not listen: it keeps the port from being given to another socket that asks for
-    /// an ephemeral one, while connections to it are refused. A socket that listens
-    /// can be bound beside it, both reusing the address.
+    /// not listen: on Linux it keeps the port from being given to another socket that
+    /// asks for an ephemeral one, while connections to it are refused, and a socket
+    /// that listens can be bound beside it, both reusing the address.
     static func bound(port: UInt16 = 0) throws(Failure) -> Socket {
         #if canImport(Darwin)
             let descriptor = socket(AF_INET, SOCK_STREAM, 0)
