@@ -12,12 +12,12 @@ import Synchronization
 ///
 /// Why each wait ends exactly once: a waiter is resumed by whichever of the outcome,
 /// its caller's leaving and its task's cancellation takes it out of the state first,
-/// under the fetch's lock (its table's, for a fetch others may join); a wait that starts after the outcome or the leaving finds
-/// them in the state and does not wait. A fetch of a table is guarded by the table's
-/// lock, so joining it, ending it and forgetting it are each one step: it is forgotten
-/// in the step that ends it — its outcome or its last caller leaving — so a caller
-/// never joins a fetch whose outcome it could miss. A fetch's task is made before
-/// anyone else can reach the fetch, so no caller can leave before it exists.
+/// under the fetch's lock; a wait that starts after the outcome or the leaving finds
+/// them in the state and does not wait. A fetch others may join is guarded by its
+/// table's lock, so joining it, ending it and forgetting it are each one step: it is
+/// forgotten in the step that ends it — its outcome or its last caller leaving — so a
+/// caller never joins a fetch whose outcome it could miss. A fetch's task is made
+/// before anyone else can reach the fetch, so no caller can leave before it exists.
 package final class Fetch: Sendable {
     /// Resumed exactly once, taken out of the state under the lock.
     typealias Waiter = UnsafeContinuation<(any Sendable)?, Never>

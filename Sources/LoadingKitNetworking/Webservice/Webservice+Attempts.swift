@@ -117,7 +117,7 @@ extension Webservice {
         // A fetch abandoned before its request left sends nothing.
         guard !Task.isCancelled else { return .failure(.cancelled) }
         let started = isMonitored ? configuration.clock.continuousNow : nil
-        if started != nil {
+        if isMonitored {
             report(.started(attempt: attempt.number), about: resource)
         }
         let data: Data
