@@ -131,6 +131,63 @@ struct FetchTests {
         #expect(mock.requests.count == 2)
     }
 
+    @Test(
+        "a cancellation before the fetch's task exists is kept: the task is cancelled once made",
+        .timeLimit(.minutes(1)),
+        arguments: [false, true]
+    )
+    func cancelledBeforeTask(byLeaving: Bool) async throws {
+        let resource = Resource<Episode>(url: URL(string: "https://api.example.com/episodes/1")!)
+        let key = FetchTable.Key(identity: resource.identity, ignoresCache: false, credential: 0)
+        // A joinable fetch is put in its table before its task is made, outside the
+        // table's lock: its last caller can leave, or the table cancel it, in between.
+        let fetch = Fetch.joinable(guardedBy: Locked([:]), key: key, discarded: nil, enclosing: nil)
+        if byLeaving {
+            fetch.leave(Fetch.firstInterest)
+        } else {
+            fetch.cancel()
+        }
+        // The work may start before its task is cancelled: it waits for the cancellation,
+        // and the test ends by its time limit if none comes.
+        let cancelled = AsyncStream<Void>.makeStream()
+        let seen = AsyncStream<Bool>.makeStream()
+        fetch.run(progress: nil) { () async -> Int in
+            await withTaskCancellationHandler {
+                for await _ in cancelled.stream {}
+            } onCancel: {
+                cancelled.continuation.finish()
+            }
+            seen.continuation.yield(Task.isCancelled)
+            seen.continuation.finish()
+            return 0
+        }
+        var sawCancellation = seen.stream.makeAsyncIterator()
+        #expect(await sawCancellation.next() == true)
+    }
+
+    @Test("a fetch cancelled after its task started is cancelled once it runs")
+    func cancelledAfterTask() async throws {
+        let resource = Resource<Episode>(url: URL(string: "https://api.example.com/episodes/1")!)
+        let key = FetchTable.Key(identity: resource.identity, ignoresCache: false, credential: 0)
+        let fetch = Fetch.joinable(guardedBy: Locked([:]), key: key, discarded: nil, enclosing: nil)
+        let started = AsyncStream<Void>.makeStream()
+        let cancelled = AsyncStream<Void>.makeStream()
+        fetch.run(progress: nil) { () async -> Bool in
+            await withTaskCancellationHandler {
+                started.continuation.finish()
+                for await _ in cancelled.stream {}
+                return Task.isCancelled
+            } onCancel: {
+                cancelled.continuation.finish()
+            }
+        }
+        for await _ in started.stream {}
+        fetch.cancel()
+        let outcome = await FetchInterest<Bool>(fetch: fetch, id: Fetch.firstInterest)
+            .wait(onCancel: nil)
+        #expect(outcome == true)
+    }
+
     @Test("200,000 loads that left their fetch as it was sent leave nothing behind")
     func leftFetchesLeaveNothing() async throws {
         let transport = HoldingTransport()

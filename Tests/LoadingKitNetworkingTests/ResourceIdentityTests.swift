@@ -45,6 +45,27 @@ struct ResourceIdentityTests {
         #expect(fields == "accept: application/json\nx-a: 1\nx-b: 2")
     }
 
+    @Test("an identity read before a change to its parts is computed anew; copies share it")
+    func identityAfterChange() {
+        var resource = Resource<Episode>(url: url)
+        let plain = resource.identity
+        let copy = resource
+        #expect(copy.identity == plain)
+        resource.request.setValue("1", forHTTPHeaderField: "X-A")
+        let withField = resource.identity
+        #expect(withField != plain)
+        #expect(copy.identity == plain)
+        #expect(resource.ignoringHeadersInIdentity("x-a").identity == plain)
+        resource.acceptableStatusCodes = IndexSet(integer: 200)
+        #expect(resource.identity != withField)
+        #expect(
+            resource.identity
+                == Resource<Episode>(url: url)
+                .header("X-A", "1")
+                .accepting(statusCodes: IndexSet(integer: 200)).identity
+        )
+    }
+
     @Test("decoders set the same standard way are one parse; a custom strategy is its instance")
     func decoderSettings() {
         let snakeCase = Resource<Episode>(url: url, decoder: Self.snakeCaseDecoder()).identity

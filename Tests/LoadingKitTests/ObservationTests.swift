@@ -113,6 +113,23 @@ struct ObservationTests {
         withExtendedLifetime(states) {}
     }
 
+    @Test("a loader whose state is first read after it loaded is tracked from then on")
+    func trackedAfterUnreadLoads() async throws {
+        mock.respond(to: "/episodes/1", with: .json(pilot))
+        mock.respond(to: "/episodes/1", with: .json(pilot))
+        let screen = ObservedScreen(transport: mock)
+        // Nobody has read the state: its changes tell the registrar nothing.
+        await screen.load(resource: Episode.resource(id: 1))
+        let changes = CounterSignal()
+        withObservationTracking {
+            _ = screen.loadingState.placeholder
+        } onChange: {
+            changes.increment()
+        }
+        await screen.load(resource: Episode.resource(id: 1), policy: .force)
+        #expect(changes.value == 1)
+    }
+
     @Test("a copy of the state kept elsewhere delays nothing: the release ends load and streams")
     func keptCopyDelaysNothing() async throws {
         let gate = MockTransport.Gate()

@@ -180,9 +180,10 @@ extension LoadingCore {
         return stream
     }
 
-    /// Sends the current state to every observer.
+    /// Sends the current state to every observer; called only while
+    /// ``mayHaveObservers``, so that a screen nobody observes makes none of the
+    /// observers' generic types.
     func broadcast() {
-        guard mayHaveObservers else { return }
         let observers = guarded.withLock { $0.observers.isEmpty ? [] : Array($0.observers.values) }
         guard !observers.isEmpty else {
             // Streams end on any thread, but only the main actor adds one: none is now.

@@ -28,6 +28,7 @@ public final class LoadingCore<Value: Sendable>: Observable {
 
     /// The state the screen shows. Only the kit changes it, through its transitions.
     public var state: LoadingState<Value> {
+        mayBeTracked = true
         registrar.access(self, keyPath: stateKey)
         return current
     }
@@ -35,6 +36,9 @@ public final class LoadingCore<Value: Sendable>: Observable {
     /// ``state`` as the kit reads it: no observation is registered.
     private(set) var current = LoadingState<Value>()
     private let registrar = ObservationRegistrar()
+    /// Whether observation may track the state or the pages: it can only once one was
+    /// read through the registrar. Until then a change tells the registrar nothing.
+    private var mayBeTracked = false
     /// The key paths observers are told about, made once per value type: in a generic
     /// class, each `\.state` written in a function is a new key path, built at every
     /// call.
@@ -141,6 +145,7 @@ public final class LoadingCore<Value: Sendable>: Observable {
 
     /// Changes the state with `transition`, as one observable change.
     func change(_ transition: (inout LoadingState<Value>) -> Void) {
+        guard mayBeTracked else { return transition(&current) }
         registrar.withMutation(of: self, keyPath: stateKey) { transition(&current) }
     }
 
@@ -163,7 +168,9 @@ public final class LoadingCore<Value: Sendable>: Observable {
         let published = current
         previous.stage { $0 = published.content }
         loader.loadingStateDidChange(from: previous, to: published)
-        broadcast()
+        if mayHaveObservers {
+            broadcast()
+        }
     }
 
     /// Hands `kind`, about a load of `identity` (by default the resource the state
@@ -272,6 +279,7 @@ public final class LoadingCore<Value: Sendable>: Observable {
 
     /// The window of pages of a list whose pages `Cursor` asks for.
     func pagination<Cursor>(of _: Cursor.Type) -> PaginationState<Cursor> {
+        mayBeTracked = true
         registrar.access(self, keyPath: pagesKey)
         return (pages as? PaginationBox<Cursor>)?.state ?? PaginationState()
     }
@@ -288,6 +296,7 @@ public final class LoadingCore<Value: Sendable>: Observable {
             box = PaginationBox()
             pages = box
         }
+        guard mayBeTracked else { return change(&box.state) }
         return registrar.withMutation(of: self, keyPath: pagesKey) { change(&box.state) }
     }
 }

@@ -27,7 +27,10 @@ import Foundation
 public struct Resource<A>: Sendable {
     /// The request to send.
     public var request: URLRequest {
-        didSet { method = HTTPMethod(rawValue: request.httpMethod ?? "GET") }
+        didSet {
+            method = HTTPMethod(rawValue: request.httpMethod ?? "GET")
+            identityCache = ResourceIdentity.Cache()
+        }
     }
 
     /// The HTTP method of the request; kept as the request is set, since reading a
@@ -36,7 +39,9 @@ public struct Resource<A>: Sendable {
 
     /// The status codes whose responses are parsed; any other status ends the load
     /// with ``WebserviceError/badStatus(_:)``. Defaults to `200..<300`.
-    public var acceptableStatusCodes: IndexSet
+    public var acceptableStatusCodes: IndexSet {
+        didSet { identityCache = ResourceIdentity.Cache() }
+    }
 
     /// Whether the load must bypass every cache, including the conditional
     /// revalidation a ``Webservice`` may do. Set by ``ignoringCache()``.
@@ -50,7 +55,13 @@ public struct Resource<A>: Sendable {
     package let parseIdentity: ParseIdentity
 
     /// The header fields, lowercased, that the identity leaves out.
-    package private(set) var headersOutsideIdentity: Set<String> = []
+    package private(set) var headersOutsideIdentity: Set<String> = [] {
+        didSet { identityCache = ResourceIdentity.Cache() }
+    }
+
+    /// The identity, computed at its first read and shared by the copies that change
+    /// nothing it depends on: a screen loads the same resource again and again.
+    private var identityCache = ResourceIdentity.Cache()
 
     /// The elements of a value to store under their own resources; set by
     /// ``storingElements(_:as:)``.
@@ -98,7 +109,7 @@ public struct Resource<A>: Sendable {
     /// What makes this resource the same as another: method, URL, header fields,
     /// body, acceptable status codes, value type and parse. See ``ResourceIdentity``
     /// for the rule.
-    public var identity: ResourceIdentity { ResourceIdentity(of: self) }
+    public var identity: ResourceIdentity { identityCache.identity { ResourceIdentity(of: self) } }
 
     /// Whether `other` sends the very request this resource sends — method, URL,
     /// header fields, body and cache policy — whatever each makes of the answer.

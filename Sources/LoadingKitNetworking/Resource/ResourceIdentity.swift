@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -64,6 +65,10 @@ public struct ResourceIdentity: Hashable, Sendable {
         )
     }
 
+    private init(parts: Parts) {
+        self.parts = parts
+    }
+
     private init(_ identity: ResourceIdentity, valueType: ObjectIdentifier, parse: ParseIdentity) {
         let parts = identity.parts
         self.parts = Parts(
@@ -126,6 +131,45 @@ public struct ResourceIdentity: Hashable, Sendable {
     /// - Parameter hasher: The hasher to feed.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(parts.hash)
+    }
+
+    /// The identity of one resource value, computed at its first read: a resource
+    /// makes a new one whenever a part of its identity changes.
+    ///
+    /// Not `AtomicLazyReference`: on Linux with Swift 6.3.1 each of its reads looks up
+    /// generic metadata, which costs more than the read.
+    final class Cache: Sendable {
+        /// The address of the retained parts; 0 until they are computed.
+        private let address = Atomic<UInt>(0)
+
+        deinit {
+            Self.parts(at: address.load(ordering: .acquiring))?.release()
+        }
+
+        /// The identity computed before, or else the one `compute` makes, kept.
+        ///
+        /// - Parameter compute: Computes the identity.
+        /// - Returns: The identity.
+        func identity(_ compute: () -> ResourceIdentity) -> ResourceIdentity {
+            if let kept = Self.parts(at: address.load(ordering: .acquiring)) {
+                return ResourceIdentity(parts: kept.takeUnretainedValue())
+            }
+            let computed = compute()
+            let retained = Unmanaged.passRetained(computed.parts)
+            let (stored, first) = address.compareExchange(
+                expected: 0,
+                desired: UInt(bitPattern: retained.toOpaque()),
+                ordering: .acquiringAndReleasing
+            )
+            guard !stored, let first = Self.parts(at: first) else { return computed }
+            retained.release()
+            return ResourceIdentity(parts: first.takeUnretainedValue())
+        }
+
+        /// The parts at `address`; `nil` for 0.
+        private static func parts(at address: UInt) -> Unmanaged<Parts>? {
+            UnsafeRawPointer(bitPattern: address).map { Unmanaged<Parts>.fromOpaque($0) }
+        }
     }
 
     /// A header field of the request, its name lowercased.

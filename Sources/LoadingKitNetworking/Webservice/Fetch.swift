@@ -17,7 +17,9 @@ import Synchronization
 /// table's lock, so joining it, ending it and forgetting it are each one step: it is
 /// forgotten in the step that ends it — its outcome or its last caller leaving — so a
 /// caller never joins a fetch whose outcome it could miss. A fetch's task is made
-/// before anyone else can reach the fetch, so no caller can leave before it exists.
+/// after the table's lock is released — the new task would otherwise find the lock
+/// held — and a cancellation that comes first is kept for it: the task and the
+/// cancellation meet in one atomic exchange, and whichever comes second cancels.
 package final class Fetch: Sendable {
     /// Resumed exactly once, taken out of the state under the lock.
     typealias Waiter = UnsafeContinuation<(any Sendable)?, Never>
@@ -39,17 +41,25 @@ package final class Fetch: Sendable {
 
     private struct State {
         var outcome: (any Sendable)?
-        var interests: [Int: Interest] = [:]
+        /// The interests in the order they came, numbered from ``firstInterest``:
+        /// none is ever taken out.
+        var interests: [Interest] = []
         /// How many interests have not left.
         var remaining = 0
-        var lastID = 0
 
         /// Whether the fetch is not over and a caller still wants its outcome.
-        var isWanted: Bool { outcome == nil && interests.values.contains(where: \.isWanted) }
+        var isWanted: Bool { outcome == nil && interests.contains(where: \.isWanted) }
 
-        mutating func newID() -> Int {
-            lastID += 1
-            return lastID
+        /// Counts `interest` in; returns its number.
+        mutating func add(_ interest: Interest) -> Int {
+            interests.append(interest)
+            remaining += 1
+            return interests.count - 1 + Fetch.firstInterest
+        }
+
+        /// Where the interest numbered `id` is in ``interests``.
+        static func index(of id: Int) -> Int {
+            id - Fetch.firstInterest
         }
     }
 
@@ -60,9 +70,14 @@ package final class Fetch: Sendable {
     private let key: FetchTable.Key?
     /// Read and changed only while holding ``lock``.
     nonisolated(unsafe) private var state = State()
-    /// The task of the work: set once, before the fetch is handed to anyone, and only
-    /// read after.
+    /// The task of the work: written once, then published by ``taskState``, and read
+    /// only after that says it is there.
     nonisolated(unsafe) private var task: Task<Void, Never>?
+    /// Whether ``task`` is there (``taskStarted``), or a cancellation came before it
+    /// (``cancelledBeforeTask``); 0 for neither.
+    private let taskState = Atomic<UInt8>(0)
+    private static let taskStarted: UInt8 = 1
+    private static let cancelledBeforeTask: UInt8 = 2
     /// Whether every caller left before the outcome: the work is cancelled. Set under
     /// the lock; read without it by the fetches this one's work waits for.
     private let abandonment = Atomic<Bool>(false)
@@ -105,9 +120,7 @@ package final class Fetch: Sendable {
     ) {
         self.lock = lock
         self.key = key
-        state.interests[Self.firstInterest] = Interest(discarded: discarded, enclosing: enclosing)
-        state.remaining = 1
-        state.lastID = Self.firstInterest
+        _ = state.add(Interest(discarded: discarded, enclosing: enclosing))
     }
 
     /// Starts `work` as a fetch of its own, which nobody else can join, for one caller.
@@ -130,25 +143,23 @@ package final class Fetch: Sendable {
     }
 
     /// A fetch of a table, guarded by the table's lock `lock` — which the caller
-    /// holds — under `key`, with its first interest (``firstInterest``) and its work
-    /// started: the caller puts it in the table.
-    static func joinable<Output: Sendable>(
+    /// holds — under `key`, with its first interest (``firstInterest``): the caller
+    /// puts it in the table, then starts its work with ``run(progress:_:)`` once the
+    /// lock is released.
+    static func joinable(
         guardedBy lock: Locked<[FetchTable.Key: Fetch]>,
         key: FetchTable.Key,
-        progress: TransferProgress.Handler?,
         discarded: (@Sendable () -> Void)?,
-        enclosing: Fetch?,
-        _ work: @escaping @Sendable () async -> Output
+        enclosing: Fetch?
     ) -> Fetch {
-        let fetch = Fetch(guardedBy: lock, key: key, discarded: discarded, enclosing: enclosing)
-        fetch.run(progress: progress, work)
-        return fetch
+        Fetch(guardedBy: lock, key: key, discarded: discarded, enclosing: enclosing)
     }
 
     /// Runs `work` in a task of its own, which keeps the calling task's task-locals and
     /// observes progress with `progress` when given, and hands its outcome to every
-    /// interest. Called once, before the fetch is handed to anyone.
-    private func run<Output: Sendable>(
+    /// interest. Called once, by whoever made the fetch, without its lock; when the
+    /// fetch was cancelled before, its task is cancelled as soon as it is made.
+    func run<Output: Sendable>(
         progress: TransferProgress.Handler?,
         _ work: @escaping @Sendable () async -> Output
     ) {
@@ -162,24 +173,37 @@ package final class Fetch: Sendable {
             }
             deliver(outcome)
         }
+        let (published, _) = taskState.compareExchange(
+            expected: 0,
+            desired: Self.taskStarted,
+            ordering: .acquiringAndReleasing
+        )
+        if !published {
+            task?.cancel()
+        }
     }
 
     /// Counts a new interest, with the lock held; `nil` when the fetch is over, or
     /// wanted by no caller (it is about to be abandoned), and can be joined no more.
     func addInterest(discarded: (@Sendable () -> Void)?, enclosing: Fetch?) -> Int? {
         guard state.isWanted, !isAbandoned else { return nil }
-        let id = state.newID()
-        state.interests[id] = Interest(discarded: discarded, enclosing: enclosing)
-        state.remaining += 1
-        return id
+        return state.add(Interest(discarded: discarded, enclosing: enclosing))
     }
 
     /// How many callers want the outcome, with the lock held.
     var interestCount: Int { state.remaining }
 
     /// Cancels the work: every caller gets what the work makes of its cancellation.
+    /// Before the task is there, the cancellation is kept for it.
     func cancel() {
-        task?.cancel()
+        let (kept, state) = taskState.compareExchange(
+            expected: 0,
+            desired: Self.cancelledBeforeTask,
+            ordering: .acquiringAndReleasing
+        )
+        if !kept, state == Self.taskStarted {
+            task?.cancel()
+        }
     }
 
     /// Hands `outcome` to every caller still interested, tells those that left, and
@@ -189,13 +213,13 @@ package final class Fetch: Sendable {
             state.outcome = outcome
             var waiters: [Waiter] = []
             var discarded: [@Sendable () -> Void] = []
-            for (id, interest) in state.interests {
+            for (index, interest) in state.interests.enumerated() {
                 if interest.hasLeft {
                     discarded += interest.discarded.map { [$0] } ?? []
                 } else {
                     waiters += interest.waiters
                 }
-                state.interests[id] = Interest(hasLeft: interest.hasLeft)
+                state.interests[index] = Interest(hasLeft: interest.hasLeft)
             }
             forget(in: &fetches)
             return (waiters, discarded)
@@ -228,13 +252,14 @@ package final class Fetch: Sendable {
         await withTaskCancellationHandler {
             await withUnsafeContinuation(isolation: isolation) { (continuation: Waiter) in
                 let ready: (any Sendable)?? = lock.withLock { _ in
-                    guard let interest = state.interests[id], !interest.hasLeft else {
+                    let index = State.index(of: id)
+                    guard !state.interests[index].hasLeft else {
                         return .some(nil)
                     }
                     if let outcome = state.outcome {
                         return .some(outcome)
                     }
-                    state.interests[id]?.waiters.append(continuation)
+                    state.interests[index].waiters.append(continuation)
                     return nil
                 }
                 if let ready {
@@ -252,10 +277,12 @@ package final class Fetch: Sendable {
     /// the fetch, takes it out of its table and cancels its work.
     func leave(_ id: Int) {
         let (waiters, abandoned) = lock.withLock { fetches in
-            guard let interest = state.interests[id], !interest.hasLeft else {
+            let index = State.index(of: id)
+            let interest = state.interests[index]
+            guard !interest.hasLeft else {
                 return ([Waiter](), false)
             }
-            state.interests[id] = Interest(discarded: interest.discarded, hasLeft: true)
+            state.interests[index] = Interest(discarded: interest.discarded, hasLeft: true)
             state.remaining -= 1
             guard state.remaining == 0, state.outcome == nil else {
                 return (interest.waiters, false)
@@ -268,7 +295,7 @@ package final class Fetch: Sendable {
             waiter.resume(returning: nil)
         }
         if abandoned {
-            task?.cancel()
+            cancel()
         }
     }
 }

@@ -46,13 +46,14 @@ final class FetchTable: Sendable {
             let fetch = Fetch.joinable(
                 guardedBy: lock,
                 key: key,
-                progress: progress,
                 discarded: discarded,
-                enclosing: enclosing,
-                work
+                enclosing: enclosing
             )
             fetches[key] = fetch
             return (fetch, Fetch.firstInterest, false)
+        }
+        if !joined {
+            fetch.run(progress: progress, work)
         }
         return (FetchInterest(fetch: fetch, id: id), joined)
     }
