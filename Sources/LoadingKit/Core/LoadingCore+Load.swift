@@ -169,6 +169,13 @@ extension LoadingCore {
             report(.superseded, about: superseded.identity, for: loader)
         }
         let generation = begin()
+        update(for: loader) {
+            $0.begin(
+                activity,
+                forAnotherResource: forAnotherResource,
+                keepingPrevious: keepingPrevious
+            )
+        }
         let relay = ProgressRelay { [weak loader] fraction in
             guard let loader, loader.loading.isCurrent(generation) else { return }
             loader.loading.update(for: loader) { $0.progress(fraction) }
@@ -180,16 +187,6 @@ extension LoadingCore {
             ? { @Sendable in webservice.report(.discarded, about: reported, loader: Loader.self) }
             : nil
         let interest = start(relay.report, discarded)
-        // The state changes once the fetch has started: a worker that went idle since
-        // the last load is woken a little sooner. Nothing the fetch does reaches the
-        // state before this turn of the main actor ends.
-        update(for: loader) {
-            $0.begin(
-                activity,
-                forAnotherResource: forAnotherResource,
-                keepingPrevious: keepingPrevious
-            )
-        }
         weak let awaited = self
         let operation = LoadOperation(generation: generation, identity: identity) {
             interest.leave()

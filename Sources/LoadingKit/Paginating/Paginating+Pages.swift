@@ -89,7 +89,7 @@ extension Paginating {
     ///   to end.
     @discardableResult
     public func loadNextPageIfNeeded(currentIndex: Int) -> LoadTask? {
-        let count = loadingState.content?.count ?? 0
+        let count = loading.current.content?.count ?? 0
         guard pagination.pageError == nil, currentIndex >= count - 1 - prefetchDistance else {
             return nil
         }

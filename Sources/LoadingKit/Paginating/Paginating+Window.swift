@@ -315,7 +315,7 @@ extension Paginating {
         _ fetched: [Fetched<Page<ResourceType.Element, Cursor>>],
         from cursor: Cursor?
     ) throws(LoadingError) {
-        if loadingState.content != nil, fetched.count == pagination.pagesLoaded,
+        if loading.current.content != nil, fetched.count == pagination.pagesLoaded,
             fetched.allSatisfy({ $0.isNotModified })
         {
             loading.record(.freshness(fetched.first?.cacheDirectives))
@@ -369,7 +369,7 @@ extension Paginating {
                         Self.identifier(of: $0).map { !removedByUser.contains($0) } ?? true
                     },
                 toward: direction,
-                from: loadingState.content ?? ResourceType(),
+                from: loading.current.content ?? ResourceType(),
                 identifier: Self.identifier
             )
         let batch = ResourceType(fresh)
@@ -379,7 +379,7 @@ extension Paginating {
             loading.identities = .unknown
             throw .rejected(String(describing: error))
         }
-        let before = loadingState.content?.count ?? 0
+        let before = loading.current.content?.count ?? 0
         let removed = changePagination {
             $0.add(
                 page,

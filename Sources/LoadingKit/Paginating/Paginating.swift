@@ -112,7 +112,9 @@ extension Paginating {
         case .erased(let kept): shown = kept
         case .none: shown = []
         case .known, .unknown:
-            shown = Set((loadingState.content ?? ResourceType()).lazy.compactMap(Self.identifier))
+            shown = Set(
+                (loading.current.content ?? ResourceType()).lazy.compactMap(Self.identifier)
+            )
             shown.formUnion(core.removedItems)
         }
         let fresh = page.filter { item in
@@ -142,7 +144,7 @@ extension Paginating where ResourceType.Element: Identifiable, ResourceType.Elem
         case .known(let kept as Set<ID>): shown = kept
         case .none: shown = []
         default:
-            shown = Set((loadingState.content ?? ResourceType()).lazy.map { $0.id })
+            shown = Set((loading.current.content ?? ResourceType()).lazy.map { $0.id })
             shown.formUnion(core.removedItems.lazy.compactMap { $0.base as? ID })
         }
         let fresh = page.filter { shown.insert($0.id).inserted }

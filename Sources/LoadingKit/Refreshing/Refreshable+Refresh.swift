@@ -55,7 +55,7 @@ private enum RefreshStep<Loader: Loading>: Sendable {
 
 extension Refreshable {
     private func beginRefresh() -> LoadStart {
-        let state = loadingState
+        let state = loading.current
         if let inFlight = loading.currentOperation,
             state.activity == .refreshing || (state.content == nil && state.activity == .loading)
         {
@@ -144,7 +144,7 @@ extension Refreshable {
         anchor: RefreshAnchor?,
         canFollow: Bool
     ) -> RefreshStep<Self> {
-        let content = loadingState.content ?? content
+        let content = loading.current.content ?? content
         let edits = loading.editCount
         let replacement = Self.kind.replacement?(self)
         switch mergeRefresh(pages, into: content) {
@@ -172,7 +172,7 @@ extension Refreshable {
             try replacement.apply(self)
         case .merged(let content, let change, let pages, let edits):
             guard edits != loading.editCount, change != .replaced,
-                let shown = loadingState.content
+                let shown = loading.current.content
             else {
                 try applyMerged(content, change)
                 return

@@ -39,7 +39,7 @@ final class StoreSubscription<Loader: Loading>: StoredValueObserver {
         guard let loader else { return }
         let core = loader.loading
         let awaited =
-            loader.loadingState.content == nil && core.awaitedOperation?.identity == identity
+            loader.loading.current.content == nil && core.awaitedOperation?.identity == identity
         guard core.mirrorsStoredValue || awaited else { return }
         loader.loading.show(entry, of: loader.webservice, for: loader)
     }
@@ -121,7 +121,7 @@ final class StoreSubscription<Loader: Loading>: StoredValueObserver {
         }
         Task { @MainActor [weak self] in
             await start?.finish()
-            guard let self, let loader = self.loader, !loader.loadingState.wasCancelled,
+            guard let self, let loader = self.loader, !loader.loading.current.wasCancelled,
                 self.store.isStale(self.identity)
             else { return }
             self.reloadInBackground()

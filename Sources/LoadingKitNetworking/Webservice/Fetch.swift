@@ -73,8 +73,8 @@ package final class Fetch: Sendable {
     /// The task of the work: written once, then published by ``taskState``, and read
     /// only after that says it is there.
     nonisolated(unsafe) private var task: Task<Void, Never>?
-    /// Whether ``task`` is there (``taskStarted``), or a cancellation came before it
-    /// (``cancelledBeforeTask``); 0 for neither.
+    /// Whether ``task`` is there and may be read (``taskStarted``), or a cancellation
+    /// came before it (``cancelledBeforeTask``); 0 for neither.
     private let taskState = Atomic<UInt8>(0)
     private static let taskStarted: UInt8 = 1
     private static let cancelledBeforeTask: UInt8 = 2
@@ -158,12 +158,16 @@ package final class Fetch: Sendable {
     /// Runs `work` in a task of its own, which keeps the calling task's task-locals and
     /// observes progress with `progress` when given, and hands its outcome to every
     /// interest. Called once, by whoever made the fetch, without its lock; when the
-    /// fetch was cancelled before, its task is cancelled as soon as it is made.
+    /// fetch was cancelled before, the work starts cancelled.
     func run<Output: Sendable>(
         progress: TransferProgress.Handler?,
         _ work: @escaping @Sendable () async -> Output
     ) {
         task = Task { [self] in
+            // Cancelled before the task was made: the work starts cancelled.
+            if taskState.load(ordering: .acquiring) == Self.cancelledBeforeTask {
+                withUnsafeCurrentTask { $0?.cancel() }
+            }
             let outcome = await Self.$running.withValue(Reference(self)) {
                 if let progress {
                     await TransferProgress.observing(progress) { await work() }
@@ -196,12 +200,12 @@ package final class Fetch: Sendable {
     /// Cancels the work: every caller gets what the work makes of its cancellation.
     /// Before the task is there, the cancellation is kept for it.
     func cancel() {
-        let (kept, state) = taskState.compareExchange(
+        let (kept, observed) = taskState.compareExchange(
             expected: 0,
             desired: Self.cancelledBeforeTask,
             ordering: .acquiringAndReleasing
         )
-        if !kept, state == Self.taskStarted {
+        if !kept, observed == Self.taskStarted {
             task?.cancel()
         }
     }

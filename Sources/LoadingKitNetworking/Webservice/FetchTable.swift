@@ -21,7 +21,8 @@ final class FetchTable: Sendable {
     private let fetches = Locked<[Key: Fetch]>([:])
 
     /// A new caller's interest in the fetch of `key`: the one in flight, or a new one
-    /// running `work` — found or made, and counted, under one lock.
+    /// running `work` — found or made, and counted, under one lock; a new one's work
+    /// starts once the lock is released.
     ///
     /// - Parameters:
     ///   - key: What the fetch loads.
