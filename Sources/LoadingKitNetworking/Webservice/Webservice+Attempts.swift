@@ -307,9 +307,10 @@ extension Webservice {
     /// predate the change. Always `false` when the attempt may not be overtaken.
     private func overtakingCheck<A>(for attempt: Attempt<A>) -> @Sendable () -> Bool {
         guard attempt.mayBeOvertaken else { return { false } }
-        let mark = writes.mark
+        // No mutation was ever sent: a first one starts counting its settlings at 0.
+        let mark = writesIfAny?.mark ?? 0
         let identity = attempt.identity
-        return { self.writes.isOvertaken(since: mark, changing: identity) }
+        return { self.writesIfAny?.isOvertaken(since: mark, changing: identity) ?? false }
     }
 }
 

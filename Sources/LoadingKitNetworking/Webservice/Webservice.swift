@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -151,10 +152,23 @@ public final class Webservice: Sendable {
     package let isMonitored: Bool
     /// The fetches in flight that other loads join.
     let fetches = FetchTable()
-    /// The mutations under way, which loads of the values they change wait for: a load
-    /// reads two counters of it, and takes its lock only while one is under way or has
-    /// settled since the load's request was sent.
-    let writes = PendingWrites()
+    /// The mutations under way, which loads of the values they change wait for; made
+    /// with the first, so that the loads of a webservice that sends none never look.
+    private let pendingWrites = AtomicLazyReference<PendingWrites>()
+    /// Whether ``pendingWrites`` holds them, set before ``writes`` hands them out: what
+    /// every load reads, since each read of an `AtomicLazyReference` looks up generic
+    /// metadata on Linux with Swift 6.3.1.
+    private let madeWrites = Atomic<Bool>(false)
+    /// The mutations under way, made at the first call.
+    var writes: PendingWrites {
+        let writes = pendingWrites.load() ?? pendingWrites.storeIfNil(PendingWrites())
+        madeWrites.store(true, ordering: .releasing)
+        return writes
+    }
+    /// The mutations under way, when one was ever sent.
+    var writesIfAny: PendingWrites? {
+        madeWrites.load(ordering: .acquiring) ? pendingWrites.load() : nil
+    }
     /// Writes to the persistent store, in order, off every caller's path.
     let persistenceQueue = DispatchQueue(label: "LoadingKit.persistence", qos: .utility)
     /// For each persistent key, the number of the last write or removal asked for: a
@@ -248,7 +262,7 @@ public final class Webservice: Sendable {
         // not stored — a mutation's — has no use for it.
         var identity = identity
         // A renewal's own requests wait for no write: one may wait for the renewal.
-        if settlingWrites, !Authenticator.isRefreshing, !writes.isEmpty {
+        if settlingWrites, !Authenticator.isRefreshing, let writes = writesIfAny, !writes.isEmpty {
             let waiting = identity ?? resource.identity
             identity = waiting
             await writes.waitForMutations(changing: waiting) {
@@ -293,7 +307,7 @@ public final class Webservice: Sendable {
         discarded: (@Sendable () -> Void)?
     ) -> FetchInterest<Result<Fetched<A>, WebserviceError>> {
         guard configuration.coalescedMethods.contains(resource.method),
-            writes.isEmpty
+            writesIfAny?.isEmpty != false
         else {
             return Fetch.start(progress: progress, discarded: discarded) {
                 do throws(WebserviceError) {
