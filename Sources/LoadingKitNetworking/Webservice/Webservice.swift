@@ -152,22 +152,19 @@ public final class Webservice: Sendable {
     package let isMonitored: Bool
     /// The fetches in flight that other loads join.
     let fetches = FetchTable()
-    /// The mutations under way, which loads of the values they change wait for; made
-    /// with the first, so that the loads of a webservice that sends none never look.
-    private let pendingWrites = AtomicLazyReference<PendingWrites>()
-    /// Whether ``pendingWrites`` holds them, set before ``writes`` hands them out: what
-    /// every load reads, since each read of an `AtomicLazyReference` looks up generic
-    /// metadata on Linux with Swift 6.3.1.
-    private let madeWrites = Atomic<Bool>(false)
-    /// The mutations under way, made at the first call.
+    /// The mutations under way, which loads of the values they change wait for.
+    private let pendingWrites = PendingWrites()
+    /// Whether ``writes`` was ever asked for: until then the loads of the webservice
+    /// never look at the mutations.
+    private let hasWrites = Atomic<Bool>(false)
+    /// The mutations under way, for a mutation or the outbox.
     var writes: PendingWrites {
-        let writes = pendingWrites.load() ?? pendingWrites.storeIfNil(PendingWrites())
-        madeWrites.store(true, ordering: .releasing)
-        return writes
+        hasWrites.store(true, ordering: .releasing)
+        return pendingWrites
     }
     /// The mutations under way, when one was ever sent.
     var writesIfAny: PendingWrites? {
-        madeWrites.load(ordering: .acquiring) ? pendingWrites.load() : nil
+        hasWrites.load(ordering: .acquiring) ? pendingWrites : nil
     }
     /// Writes to the persistent store, in order, off every caller's path.
     let persistenceQueue = DispatchQueue(label: "LoadingKit.persistence", qos: .utility)
