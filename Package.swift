@@ -31,6 +31,11 @@ let package = Package(
             path: "Benchmarks/outbox-drill"
         ),
         .executableTarget(
+            name: "loadingkit-live-drill",
+            dependencies: ["LoadingKitNetworking", "LoadingKitTesting"],
+            path: "Benchmarks/live-drill"
+        ),
+        .executableTarget(
             name: "loadingkit-cache-drill",
             dependencies: ["LoadingKitNetworking"],
             path: "Benchmarks/cache-drill"

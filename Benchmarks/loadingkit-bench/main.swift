@@ -5,7 +5,7 @@ let usage = """
     usage: loadingkit-bench [scenario…] [--json PATH] [--processes N] [--quick]
 
     scenarios: http, mock-cycle, pagination, refresh-merge, coalescing, memory, store,
-      workload, outbox, mutation, polling
+      workload, outbox, mutation, polling, live
       (default: all)
       --json PATH      also write the results as JSON to PATH
       --processes N    run the http rows in N processes, one after the other, and pool
@@ -57,7 +57,7 @@ while !arguments.isEmpty {
 
 let all = [
     "http", "mock-cycle", "pagination", "refresh-merge", "coalescing", "memory", "store",
-    "workload", "outbox", "mutation", "polling",
+    "workload", "outbox", "mutation", "polling", "live",
 ]
 if let unknown = selected.first(where: { !all.contains($0) }) {
     FileHandle.standardError.write(Data("unknown scenario: \(unknown)\n\n\(usage)\n".utf8))
@@ -94,6 +94,7 @@ for scenario in scenarios {
         case "outbox": rows += try await OutboxScenario(quick: quick).run()
         case "mutation": rows += try await MutationScenario(quick: quick).run()
         case "polling": rows += try await PollingScenario(quick: quick).run()
+        case "live": rows += try await LiveScenario(quick: quick).run()
         default: rows += try await mock.memory()
         }
     } catch {

@@ -69,8 +69,13 @@ enum DemoCommand {
             stories.server.stop()
         }
         if let keyboard, let terminal = renderer as? TerminalRenderer {
-            await InteractiveSession(feed: feed, renderer: terminal, webservice: webservice)
-                .run(keys: keyboard.keys())
+            await InteractiveSession(
+                feed: feed,
+                renderer: terminal,
+                webservice: webservice,
+                stories: stories
+            )
+            .run(keys: keyboard.keys())
             return 0
         }
         let summary = await ScriptedSession(

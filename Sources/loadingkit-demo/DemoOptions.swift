@@ -17,16 +17,18 @@ struct DemoOptions: Equatable {
         \(synopsis)
 
         With no options, starts embedded loopback servers and plays a scripted session
-        through URLSession, in twelve steps: first load, a 304 background reload, pull
+        through URLSession, in thirteen steps: first load, a 304 background reload, pull
         to refresh, pages to the end with a failed page and its retry, back toward the
         head, an empty filter, a list and a detail sharing one stored value, an
         optimistic rename, a refused rename rolled back, a cold start from the offline
-        cache, edits made while the server is away, confirmed on its return, and a
-        token that expires under five loads, renewed once.
+        cache, edits made while the server is away, confirmed on its return, a token
+        that expires under five loads, renewed once, and live stories pushed by the
+        server, the stream dropped and resumed after its last event.
 
           --interactive  play yourself, in a terminal: r publish stories and
                          refresh, n next page, p previous page, f reload the pages
-                         held, s server away or back, q quit
+                         held, s server away or back, l live stream off or
+                         on, q quit
           --url URL      load a real JSON API that paginates with Link headers
           --pages N      with --url, load at most N pages (default 3)
           --verbose      print, as lines, what the kit does and decides: each request

@@ -29,12 +29,15 @@ final class DemoStoryServer: Sendable {
     }
 
     let server: LoopbackServer
+    /// The live stories, at `/stories/live`.
+    let live: DemoLiveServer
     private let store = Store()
     private let answers = DispatchSemaphore(value: 0)
 
     /// Starts the server; responses wait `delay`, so that a person sees each step.
     init(delay: Duration) throws {
         server = try LoopbackServer()
+        live = DemoLiveServer(on: server)
         // A request held waits on the server's own connection thread.
         server.route("/stories") { [store, answers] request in
             if store.stories.withLock({ $0.holdsList }) {

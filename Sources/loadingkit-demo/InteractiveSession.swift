@@ -12,12 +12,14 @@ struct InteractiveSession {
     let feed: DemoFeedServer
     let renderer: TerminalRenderer
     let webservice: Webservice
+    /// The story server whose live stories `l` drops and restores; none, no live key.
+    var stories: DemoStoryServer?
     /// How many stories `r` publishes before it refreshes: one to four.
     var publishing: @MainActor () -> Int = { Int.random(in: 1...4) }
 
     static let help =
-        "r publish stories, refresh · n next page · p previous page · f reload pages held · "
-        + "s server away/back · q quit"
+        "r publish, refresh · n next page · p previous page · f reload pages · "
+        + "s server away/back · l live off/on · q quit"
 
     /// Plays `keys` until `q` or their end.
     func run(keys: some AsyncSequence<Character, Never>) async {
@@ -34,10 +36,14 @@ struct InteractiveSession {
             renderer.note(delay)
         }
         await screen.loadFirstPage()
+        var live: LiveStories?
+        if let stories {
+            live = await LiveStories(server: stories, webservice: webservice)
+        }
         var isServerAway = false
         for await key in keys {
             guard key != "q" else { return }
-            if "rnpfs".contains(key) {
+            if "rnpfsl".contains(key) {
                 renderer.clearNotes()
             }
             switch key {
@@ -83,6 +89,12 @@ struct InteractiveSession {
                     } catch {
                         renderer.note("the server could not come back: \(error)")
                     }
+                }
+            case "l":
+                if let live {
+                    await live.toggle(renderer: renderer)
+                } else {
+                    renderer.note("no live stream in this session")
                 }
             default:
                 continue

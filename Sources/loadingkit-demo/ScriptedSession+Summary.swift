@@ -11,6 +11,7 @@ extension ScriptedSession {
         let sharing: SharingSteps.Outcome
         let offlineEdits: OutboxSteps.Outcome
         let credentials: AccountSteps.Outcome
+        let live: LiveSteps.Outcome
 
         /// The summary's lines for the steps after the main feed's, one for each.
         var notes: [String] {
@@ -34,6 +35,8 @@ extension ScriptedSession {
                 "credentials: the token expired under 5 loads: "
                     + "\(DemoFormat.count(credentials.renewals, "renewal")), "
                     + "\(credentials.loaded) loaded with the new one",
+                "live: \(live.published) stories pushed, \(live.shown) shown once each; "
+                    + "the dropped stream resumed after event \(live.resumedAfter)",
             ]
         }
 
@@ -65,6 +68,9 @@ extension ScriptedSession {
             }
             if credentials.renewals != 1 || credentials.loaded != 5 {
                 return "the expired token was not renewed once for every load it failed"
+            }
+            if live.shown != live.published {
+                return "\(live.published) live stories pushed, \(live.shown) shown once each"
             }
             return nil
         }

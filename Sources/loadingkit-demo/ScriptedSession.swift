@@ -3,7 +3,7 @@ import LoadingKit
 
 /// The scripted session against the embedded feed and story servers: every state a
 /// screen goes through, in order, then screens sharing stored values, edits made while
-/// the server is away, and a token that expires.
+/// the server is away, a token that expires, and live stories.
 @MainActor
 struct ScriptedSession {
     let feed: DemoFeedServer
@@ -77,6 +77,13 @@ struct ScriptedSession {
             monitor: webservice.configuration.monitor
         ).run()
 
+        let live = await LiveSteps(
+            stories: stories,
+            renderer: renderer,
+            transport: webservice.transport,
+            monitor: webservice.configuration.monitor
+        ).run()
+
         let items = screen.loadingState.content ?? []
         let summary = Summary(
             pages: screen.pagination.pagesLoaded,
@@ -87,7 +94,8 @@ struct ScriptedSession {
             emptyPlaceholder: filtered.loadingState.placeholder == .empty,
             sharing: sharing,
             offlineEdits: offlineEdits,
-            credentials: credentials
+            credentials: credentials,
+            live: live
         )
         await renderer.step("Summary")
         for line in stats.summary(for: screen) + summary.notes {

@@ -42,13 +42,14 @@ struct DemoTests {
                         revalidatedConditionally: true
                     ),
                     offlineEdits: .init(made: 3, shownWhileAway: 3, confirmed: 3),
-                    credentials: .init(renewals: 1, loaded: 5)
+                    credentials: .init(renewals: 1, loaded: 5),
+                    live: .init(published: 4, shown: 4, resumedAfter: "2")
                 )
         )
         #expect(output.text.hasPrefix("== 1. First load\n"))  // no blank line before it
         // Every step --help tells, and only those.
-        #expect(DemoOptions.usage.contains("in twelve steps"))
-        #expect(output.lines.count { $0.wholeMatch(of: /== \d+\. .+/) != nil } == 12)
+        #expect(DemoOptions.usage.contains("in thirteen steps"))
+        #expect(output.lines.count { $0.wholeMatch(of: /== \d+\. .+/) != nil } == 13)
         let expected = [
             "== 1. First load",
             "state: loading · placeholder: loading",
@@ -109,6 +110,12 @@ struct DemoTests {
             "signed in as a reader: 5 of 5 items loaded",
             "the server expired the token; five screens load at once",
             "1 renewal in all for the 5 loads that found the token expired; 5 of 5 loaded with the new token",
+            "== 13. Live stories",
+            "the list follows the server's live stories: connected",
+            "2 stories published: at the head of the list as they came",
+            "the server dropped the stream mid-event: reconnecting in 300.00 ms, after event 2",
+            "2 more published while the stream was down",
+            "reconnected with Last-Event-ID 2: 4 live stories shown, 4 of them unique",
             "== Summary",
             "main feed: 120 of 245 stories held in 4 pages, none twice",
             "filter: nothing matched, and the empty placeholder showed",
@@ -117,6 +124,7 @@ struct DemoTests {
             "cold start: shown from disk, revalidated with a conditional request",
             "offline edits: 3 made while the server was away, 3 shown at once, 3 confirmed on its return",
             "credentials: the token expired under 5 loads: 1 renewal, 5 loaded with the new one",
+            "live: 4 stories pushed, 4 shown once each; the dropped stream resumed after event 2",
         ]
         let lines = output.lines
         var cursor = lines.startIndex
@@ -133,8 +141,9 @@ struct DemoTests {
         #expect(!lines.contains { $0.contains("..<") || $0.contains("true") })
         // The session sent exactly: the list, the first rename, the reload after it,
         // the refused rename, and the cold start's conditional request; then the list,
-        // the three edits once the server was back, and the reload after them.
-        #expect(stories.requestCount == 10)
+        // the three edits once the server was back, and the reload after them; then the
+        // list the live step shows, and its two connections to the live stories.
+        #expect(stories.requestCount == 13)
         #expect(!output.text.contains("\u{1B}["))
     }
 

@@ -80,7 +80,7 @@ struct InteractiveKeysTests {
         #expect(!output.frames[back].contains { $0.hasPrefix("  ↓ page ") })
         #expect(
             output.frames.allSatisfy {
-                $0.contains { $0.hasPrefix("  r publish stories, refresh · ") }
+                $0.contains { $0.hasPrefix("  r publish, refresh · ") }
             }
         )
     }

@@ -16,7 +16,8 @@ struct ScriptedSummaryTests {
             revalidatedConditionally: true
         ),
         offlineEdits: OutboxSteps.Outcome = .init(made: 3, shownWhileAway: 3, confirmed: 3),
-        credentials: AccountSteps.Outcome = .init(renewals: 1, loaded: 5)
+        credentials: AccountSteps.Outcome = .init(renewals: 1, loaded: 5),
+        live: LiveSteps.Outcome = .init(published: 4, shown: 4, resumedAfter: "2")
     ) -> Summary {
         Summary(
             pages: 4,
@@ -27,7 +28,8 @@ struct ScriptedSummaryTests {
             emptyPlaceholder: emptyPlaceholder,
             sharing: sharing,
             offlineEdits: offlineEdits,
-            credentials: credentials
+            credentials: credentials,
+            live: live
         )
     }
 
@@ -65,13 +67,20 @@ struct ScriptedSummaryTests {
         #expect(toldOffline.count == 2)
         #expect(toldCredentials.count == 2)
         #expect(Set(told + toldOffline).count == 6)
+        #expect(
+            summary(live: .init(published: 4, shown: 0, resumedAfter: "2")).problem
+                == "4 live stories pushed, 0 shown once each"
+        )
     }
 
     @Test("the summary tells every step after the main feed, in the order they ran")
     func notes() {
         let notes = summary().notes.map { $0.prefix { $0 != ":" } }
         #expect(
-            notes == ["filter", "sharing", "renames", "cold start", "offline edits", "credentials"]
+            notes == [
+                "filter", "sharing", "renames", "cold start", "offline edits", "credentials",
+                "live",
+            ]
         )
         let failed = summary(
             emptyPlaceholder: false,

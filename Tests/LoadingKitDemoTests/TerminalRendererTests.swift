@@ -89,7 +89,7 @@ struct TerminalRendererTests {
         let output = try await session()
         let titles = output.frames.map { $0.first ?? "" }
         let changes = titles.indices.dropFirst().filter { titles[$0] != titles[$0 - 1] }
-        #expect(changes.count == 12)  // to steps 2 to 12, and to the summary
+        #expect(changes.count == 13)  // to steps 2 to 13, and to the summary
         for change in changes {
             #expect(
                 output.pauses.contains { $0.afterFrames == change && $0.duration == .seconds(2) }

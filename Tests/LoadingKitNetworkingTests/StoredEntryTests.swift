@@ -290,6 +290,42 @@ struct StoredEntryTests {
             changed: false
         ),
         Row(
+            name: "pushed by the server: a new base, fresh, the pending change on top",
+            before: { edited },
+            event: .pushed(value: "pushed", at: later, sequence: 6),
+            after: Seen(
+                "pushed+a",
+                base: "pushed",
+                edits: [5],
+                validators: false,
+                later: true,
+                version: 9,
+                sequence: 6
+            ),
+            changed: true
+        ),
+        Row(
+            name: "pushed by the server: an unconfirmed change is settled by it",
+            before: { unconfirmed },
+            event: .pushed(value: "pushed", at: later, sequence: 6),
+            after: Seen("pushed", validators: false, later: true, version: 9, sequence: 6),
+            changed: true
+        ),
+        Row(
+            name: "pushed by the server: a stale value is fresh again, its rows go",
+            before: { entry("v1", stale: true, rows: true) },
+            event: .pushed(value: "pushed", at: later, sequence: 6),
+            after: Seen("pushed", validators: false, later: true, version: 9, sequence: 6),
+            changed: true
+        ),
+        Row(
+            name: "pushed by the server, equal to the value shown: nothing to tell",
+            before: { entry("v1") },
+            event: .pushed(value: "v1", at: later, sequence: 6),
+            after: Seen("v1", validators: false, later: true, sequence: 6),
+            changed: false
+        ),
+        Row(
             name: "validators refused by the server: forgotten, value kept",
             before: { entry("v1") },
             event: .validatorsRefused,

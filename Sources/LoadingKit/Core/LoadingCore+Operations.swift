@@ -30,6 +30,9 @@ extension LoadingCore {
         var pollNumber = 0
         /// Whether the screen's view is gone: no revalidation waits until it appears.
         var isPollingPaused = false
+        /// The screen's place among the followers of a live resource, which its release
+        /// ends.
+        var liveMembership: LiveMembership?
     }
 
     // MARK: - Operations

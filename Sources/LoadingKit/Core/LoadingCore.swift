@@ -104,6 +104,9 @@ public final class LoadingCore<Value: Sendable>: Observable {
     var subscription: (any AnyObject & Sendable)?
     /// A paginated list's window of pages (a ``PaginationBox``), made on first use.
     private var pages: AnyObject?
+    /// How the screen follows a live resource, kept while its view is gone so that it
+    /// follows again when the view is back; `nil` when it follows none.
+    var liveFollow: LiveFollow?
 
     /// The number of the current operation: each new one, and each cancellation,
     /// takes the next. Changed only by `LoadingCore+Operations.swift`.
@@ -128,11 +131,12 @@ public final class LoadingCore<Value: Sendable>: Observable {
     public nonisolated init() {}
 
     deinit {
-        let (observers, pages, poll) = guarded.withLock {
-            (Array($0.observers.values), $0.deferredPages, $0.poll)
+        let (observers, pages, poll, live) = guarded.withLock {
+            (Array($0.observers.values), $0.deferredPages, $0.poll, $0.liveMembership)
         }
         currentOperation?.cancel()
         poll?.cancel()
+        live?.end()
         for page in pages {
             page.abandon()
         }

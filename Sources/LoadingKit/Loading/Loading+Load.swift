@@ -94,15 +94,17 @@ extension Loading {
 
     /// Call when the content's view appears: reloads with ``LoadPolicy/ifNeeded``,
     /// without waiting — ``resource`` or the last resource; on a ``Paginating`` list,
-    /// the first page, or the pages held once they are stale — and starts the
-    /// revalidations of ``revalidationInterval`` again. On a screen with nothing loaded
-    /// and no ``resource``, it does nothing.
+    /// the first page, or the pages held once they are stale — starts the
+    /// revalidations of ``revalidationInterval`` again, and follows again the live
+    /// resource the screen follows (``follow(_:)``). On a screen with nothing loaded
+    /// and no ``resource``, it loads nothing.
     ///
     /// - Returns: A handle that cancels the load, or `nil` when there is nothing to
     ///   load.
     @discardableResult
     public func loadingDidAppear() -> LoadTask? {
         loading.resumePolling()
+        loading.resumeFollowing()
         guard let start = Self.kind.reload(self, .ifNeeded) else { return nil }
         // Fresh content skips the load: the revalidations start again from now.
         loading.schedulePoll(for: self)
@@ -110,11 +112,13 @@ extension Loading {
     }
 
     /// Call when the content's view disappears: stops the revalidations of
-    /// ``revalidationInterval`` until ``loadingDidAppear()``, cancels the load in
+    /// ``revalidationInterval`` and the following of a live resource until
+    /// ``loadingDidAppear()``, cancels the load in
     /// flight when ``cancelsLoadingOnDisappear`` is `true`, and keeps a paginated
     /// list's window of pages in the store, for the next screen that opens it.
     public func loadingDidDisappear() {
         loading.pausePolling()
+        loading.pauseFollowing()
         _ = Self.kind.keepSnapshot(self)
         if cancelsLoadingOnDisappear {
             cancelLoading()

@@ -22,6 +22,9 @@ extension LoadingState: CustomStringConvertible {
         if wasCancelled {
             notes.append("cancelled")
         }
+        if let stream {
+            notes.append("stream \(stream)")
+        }
         return parts.joined(separator: ", ") + " (" + notes.joined(separator: ", ") + ")"
     }
 }

@@ -45,6 +45,16 @@ public struct LoadingState<Value: Sendable>: Sendable {
     /// list.opacity(screen.loadingState.isPreviousContent ? 0.5 : 1)
     /// ```
     public private(set) var isPreviousContent: Bool
+    /// The live stream the screen follows (``Loading/follow(_:)``): connecting,
+    /// connected, reconnecting and when next, or stopped and why; `nil` while it
+    /// follows none. Content already shown stays shown whatever the stream does.
+    ///
+    /// ```swift
+    /// if case .reconnecting(let next)? = screen.loadingState.stream {
+    ///     banner.text = "Reconnecting in \(next.delay)…"
+    /// }
+    /// ```
+    public private(set) var stream: LiveConnectionState?
 
     /// The unloaded state: no content, nothing in flight, no error.
     public init() {
@@ -57,6 +67,7 @@ public struct LoadingState<Value: Sendable>: Sendable {
         progress = nil
         wasCancelled = false
         isPreviousContent = false
+        stream = nil
     }
 
     /// Whether content has been loaded.
@@ -73,6 +84,7 @@ public struct LoadingState<Value: Sendable>: Sendable {
     var isUnloaded: Bool {
         content == nil && activity == .idle && error == nil && !isEmpty && loadedAt == nil
             && failedAt == nil && progress == nil && !wasCancelled && !isPreviousContent
+            && stream == nil
     }
 }
 
@@ -177,6 +189,12 @@ extension LoadingState {
         activity = .idle
         progress = nil
         wasCancelled = true
+    }
+
+    /// The live stream the screen follows changed its state, or the screen stopped
+    /// following one (`nil`); the content and all else stay.
+    mutating func follow(_ stream: LiveConnectionState?) {
+        self.stream = stream
     }
 
     /// Back to the unloaded state.

@@ -79,6 +79,12 @@ extension LoadingEvent: CustomStringConvertible {
             "✓ the credential was renewed: the requests it failed are sent again"
         case .credentialRefreshDiscarded:
             "the credential changed during its renewal: the renewal was dropped"
+        case .liveConnected:
+            "⚡ \(target) live: connected"
+        case .liveReconnecting(let attempt, let delay):
+            "↻ \(target) live: connection \(attempt) in \(Self.milliseconds(delay))"
+        case .liveStopped:
+            "■ \(target) live: stopped"
         case .accountChanged:
             "the account changed: what the one before stored was cleared"
         }

@@ -98,6 +98,13 @@ public struct LoadingEvent: Sendable {
         case credentialRefreshDiscarded
         /// Another account signed in, or none: what the one before stored was cleared.
         case accountChanged
+        /// A live resource's connection began to deliver its stream.
+        case liveConnected
+        /// A live resource's connection ended and is made again, as connection number
+        /// `attempt`, after `delay`.
+        case liveReconnecting(attempt: Int, delay: Duration)
+        /// A live resource's stream stopped for good: see its followers' state for why.
+        case liveStopped
     }
 
     /// What happened.

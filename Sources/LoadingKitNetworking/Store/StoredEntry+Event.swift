@@ -41,6 +41,11 @@ extension StoredEntry {
             at: ContinuousClock.Instant,
             sequence: UInt64
         )
+        /// The server pushed a new value on a live stream at `at`, arriving after every
+        /// request numbered before `sequence` was sent: it replaces the base, fresh and
+        /// described by no validator, the pending changes kept on top and the
+        /// unconfirmed ones settled.
+        case pushed(value: any Sendable, at: ContinuousClock.Instant, sequence: UInt64)
         /// A server refused a request carrying the validators (`400`, `431`).
         case validatorsRefused
         /// The value was invalidated; with a number, answers to requests numbered

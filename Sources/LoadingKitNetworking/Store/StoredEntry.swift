@@ -172,6 +172,17 @@ package struct StoredEntry: Sendable {
             self.sequence = sequence
             recompute()
             changed = true
+        case .pushed(let value, let instant, let sequence):
+            base = value
+            elements = nil
+            // The server's whole value settles the unconfirmed changes.
+            edits.removeAll(where: \.isUnconfirmed)
+            validators = nil
+            isStale = false
+            loadedAt = instant
+            self.sequence = sequence
+            recompute()
+            changed = true
         case .validatorsRefused:
             validators = nil
             changed = false

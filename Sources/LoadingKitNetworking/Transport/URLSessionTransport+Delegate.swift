@@ -8,9 +8,11 @@ extension URLSessionTransport {
     /// The session delegate: routes each callback to the exchange of its task.
     ///
     /// `URLSessionDelegate` refines `Sendable` on Linux; the only state is the
-    /// exchange table, behind a lock.
+    /// exchange tables, behind locks. A streamed request has a table of its own, read
+    /// only when the table of whole responses has no exchange for a task.
     final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         private let exchanges = Locked<[Int: Exchange]>([:])
+        private let streams = Locked<[Int: StreamExchange]>([:])
         private let redirects: RedirectPolicy
 
         init(redirects: RedirectPolicy) {
@@ -21,8 +23,16 @@ extension URLSessionTransport {
             exchanges.withLock { $0[task.taskIdentifier] = exchange }
         }
 
+        func register(_ exchange: StreamExchange, for task: URLSessionTask) {
+            streams.withLock { $0[task.taskIdentifier] = exchange }
+        }
+
         private func exchange(for task: URLSessionTask) -> Exchange? {
             exchanges.withLock { $0[task.taskIdentifier] }
+        }
+
+        private func stream(for task: URLSessionTask) -> StreamExchange? {
+            streams.withLock { $0[task.taskIdentifier] }
         }
 
         func urlSession(
@@ -31,7 +41,12 @@ extension URLSessionTransport {
             didReceive response: URLResponse,
             completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
         ) {
-            let proceed = exchange(for: dataTask)?.receive(response) ?? false
+            let proceed =
+                if let exchange = exchange(for: dataTask) {
+                    exchange.receive(response)
+                } else {
+                    stream(for: dataTask)?.receive(response) ?? false
+                }
             completionHandler(proceed ? .allow : .cancel)
         }
 
@@ -50,13 +65,19 @@ extension URLSessionTransport {
                 return
             }
             var policy = redirects
-            policy.credentialHeaders.formUnion(exchange(for: task)?.credentialFields ?? [])
+            let credentialFields =
+                exchange(for: task)?.credentialFields ?? stream(for: task)?.credentialFields
+            policy.credentialHeaders.formUnion(credentialFields ?? [])
             completionHandler(policy.request(following: request, from: origin))
         }
 
         func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data)
         {
-            exchange(for: dataTask)?.receive(data)
+            if let exchange = exchange(for: dataTask) {
+                exchange.receive(data)
+            } else {
+                stream(for: dataTask)?.receive(data)
+            }
         }
 
         func urlSession(
@@ -64,8 +85,12 @@ extension URLSessionTransport {
             task: URLSessionTask,
             didCompleteWithError error: (any Error)?
         ) {
-            let exchange = exchanges.withLock { $0.removeValue(forKey: task.taskIdentifier) }
-            exchange?.complete(error: error)
+            if let exchange = exchanges.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) {
+                exchange.complete(error: error)
+            } else {
+                streams.withLock { $0.removeValue(forKey: task.taskIdentifier) }?
+                    .complete(error: error)
+            }
         }
     }
 }

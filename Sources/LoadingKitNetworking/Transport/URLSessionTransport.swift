@@ -110,7 +110,7 @@ public final class URLSessionTransport: Transport {
     /// session synchronously from a callback would wait for itself.
     package let streamingSession: URLSession
     private let plainSession = Locked<URLSession?>(nil)
-    private let delegate: SessionDelegate
+    let delegate: SessionDelegate
     private let deadlines: DeadlineScheduler
 
     /// Creates a transport with its own session.
@@ -207,7 +207,7 @@ public final class URLSessionTransport: Transport {
     /// `request` with the configuration's additional header fields it does not set,
     /// and an infinite or out-of-range timeout brought within what FoundationNetworking
     /// accepts (it traps on one, converting it to milliseconds).
-    private func prepared(_ request: URLRequest) -> URLRequest {
+    func prepared(_ request: URLRequest) -> URLRequest {
         let additional = configuration.additionalHeaders
         let timeout = request.timeoutInterval
         let timeoutIsAccepted = timeout.isFinite && timeout < Self.longestTimeout

@@ -152,6 +152,8 @@ public final class Webservice: Sendable {
     package let isMonitored: Bool
     /// The fetches in flight that other loads join.
     let fetches = FetchTable()
+    /// The live connections open, one per live identity followed.
+    let liveConnections = LiveConnections()
     /// The mutations under way, which loads of the values they change wait for.
     private let pendingWrites = PendingWrites()
     /// Whether ``writes`` was ever asked for: until then the loads of the webservice

@@ -16,6 +16,10 @@ extension LoopbackServer {
             while let (request, keepAlive) = nextRequest() {
                 let response = core.handler(for: request)(request)
                 guard core.wait(response.delay) else { return }
+                if let body = response.streamedBody {
+                    guard stream(body, of: response, keepAlive: keepAlive) else { return }
+                    continue
+                }
                 for (index, part) in response.parts(keepAlive: keepAlive).enumerated() {
                     guard index == 0 || core.wait(response.trickleInterval), socket.send(part)
                     else {
@@ -23,6 +27,51 @@ extension LoopbackServer {
                     }
                 }
                 guard keepAlive, !response.closesConnection else { return }
+            }
+        }
+
+        /// Sends `response`'s head, then `body` in chunks as the test writes it; returns
+        /// whether the connection may serve another request.
+        private func stream(
+            _ body: StreamedBody,
+            of response: MockResponse,
+            keepAlive: Bool
+        ) -> Bool {
+            var head = "HTTP/1.1 \(response.statusCode) Status\r\n"
+            for (name, value) in response.headers.fields {
+                head += "\(name): \(value)\r\n"
+            }
+            head += "Transfer-Encoding: chunked\r\n"
+            head += keepAlive ? "Connection: keep-alive\r\n\r\n" : "Connection: close\r\n\r\n"
+            body.open()
+            guard socket.send(Array(head.utf8)) else {
+                body.clientLeft()
+                return false
+            }
+            while true {
+                guard let part = body.next(waitingAtMost: 0.05) else {
+                    // Nothing to send: the client may have gone, or the server stopped.
+                    if core.isStopped || socket.isClosedByPeer {
+                        body.clientLeft()
+                        return false
+                    }
+                    continue
+                }
+                switch part {
+                case .bytes(let bytes):
+                    guard !bytes.isEmpty else { continue }
+                    let chunk =
+                        Array((String(bytes.count, radix: 16) + "\r\n").utf8) + bytes
+                        + Array("\r\n".utf8)
+                    guard socket.send(chunk) else {
+                        body.clientLeft()
+                        return false
+                    }
+                case .end:
+                    return socket.send(Array("0\r\n\r\n".utf8)) && keepAlive
+                case .drop:
+                    return false
+                }
             }
         }
 

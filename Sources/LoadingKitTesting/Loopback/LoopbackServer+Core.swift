@@ -10,9 +10,12 @@ extension LoopbackServer {
         let received = CounterSignal()
         let accepted = Locked(0)
         let fallback: Handler
+        /// Whether ``requests`` keeps each request, or only counts it.
+        let keepsRequests: Bool
 
-        init(fallback: @escaping Handler) {
+        init(fallback: @escaping Handler, keepsRequests: Bool) {
             self.fallback = fallback
+            self.keepsRequests = keepsRequests
         }
     }
 
@@ -92,7 +95,9 @@ extension LoopbackServer {
 
         /// Records `request` and picks its handler.
         func handler(for request: Request) -> Handler {
-            record.requests.withLock { $0.append(request) }
+            if record.keepsRequests {
+                record.requests.withLock { $0.append(request) }
+            }
             record.received.increment()
             return record.routes.withLock { $0["\(request.method) \(request.path)"] }
                 ?? record.fallback

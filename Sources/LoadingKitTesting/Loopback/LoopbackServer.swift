@@ -34,13 +34,17 @@ public final class LoopbackServer: Sendable {
     /// - Parameters:
     ///   - port: The port to listen on; 0, the default, picks a free one. Give the
     ///     port of a stopped server to bring it back.
+    ///   - keepsRequests: Whether ``requests`` keeps every request received; `true` by
+    ///     default. A long drill or benchmark passes `false`, so that the server's
+    ///     memory does not grow with the requests it answers; they are still counted.
     ///   - fallback: Answers requests no route matches; 404 by default.
     /// - Throws: When the socket cannot be opened.
     public init(
         port: UInt16 = 0,
+        keepsRequests: Bool = true,
         fallback: @escaping Handler = { _ in .text("Not found", status: 404) }
     ) throws {
-        record = Record(fallback: fallback)
+        record = Record(fallback: fallback, keepsRequests: keepsRequests)
         #if os(Linux)
             // Bound first: a socket cannot be bound beside one that listens.
             let reservation: Socket? = try Socket.bound(port: port)

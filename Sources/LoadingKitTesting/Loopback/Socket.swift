@@ -115,6 +115,15 @@ struct Socket: Sendable {
         }
     }
 
+    /// Whether the peer closed its side: a read would find the end of the stream. Looks
+    /// without waiting and without taking any byte.
+    var isClosedByPeer: Bool {
+        var byte: UInt8 = 0
+        let count = recv(descriptor, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT))
+        return count == 0
+            || (count < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)
+    }
+
     /// Writes all of `bytes`; returns whether they were written.
     @discardableResult
     func send<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> Bool {

@@ -20,7 +20,7 @@ import LoadingKitNetworking
 /// let episode = try await webservice.load(Episode.resource(id: 1))
 /// try mock.verifyAllConsumed()
 /// ```
-public final class MockTransport: Transport {
+public final class MockTransport: StreamingTransport {
     private enum Outcome: Sendable {
         case response(MockResponse)
         case failure(any Error)
@@ -136,6 +136,39 @@ public final class MockTransport: Transport {
     /// - Throws: The scripted error, ``UnexpectedRequest`` when nothing is scripted,
     ///   or `CancellationError` when the task is cancelled.
     public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+        let (response, http) = try await answer(request)
+        if response.streamedBody != nil {
+            // A whole response is wanted: a streamed body cannot be told apart from a
+            // server that never ends it.
+            throw URLError(.timedOut)
+        }
+        return (response.body, http)
+    }
+
+    /// Answers `request` with the next step scripted for its route, its body streamed:
+    /// as the test writes it for a ``MockResponse/streamed(_:status:headers:)``
+    /// response, else in one chunk.
+    ///
+    /// - Parameter request: The request, recorded in ``requests``.
+    /// - Returns: The body as the test writes it, and the response.
+    /// - Throws: The scripted error, ``UnexpectedRequest`` when nothing is scripted,
+    ///   or `CancellationError` when the task is cancelled.
+    public func stream(_ request: URLRequest) async throws -> (ResponseBody, HTTPURLResponse) {
+        let (response, http) = try await answer(request)
+        guard let streamed = response.streamedBody else {
+            let (body, continuation) = ResponseBody.makeBody {}
+            continuation.yield(response.body)
+            continuation.finish()
+            return (body, http)
+        }
+        let (body, continuation) = ResponseBody.makeBody { streamed.clientLeft() }
+        streamed.open()
+        streamed.read(into: continuation)
+        return (body, http)
+    }
+
+    /// The scripted response to `request`, and the HTTP response it makes.
+    private func answer(_ request: URLRequest) async throws -> (MockResponse, HTTPURLResponse) {
         let step = state.withLock { state in
             state.requests.append(request)
             let route = state.routeOrder.first { route in
@@ -168,7 +201,7 @@ public final class MockTransport: Transport {
                     headerFields: response.headers.joined
                 )
             else { throw URLError(.badServerResponse) }
-            return (response.body, http)
+            return (response, http)
         }
     }
 }

@@ -38,6 +38,9 @@ public struct MockResponse: Sendable {
     /// When set, these bytes are sent instead of an HTTP response, and the connection
     /// closes.
     public var rawBytes: Data?
+    /// When set, the body is streamed as the test writes it, instead of ``body``; see
+    /// ``streamed(_:status:headers:)``.
+    public var streamedBody: StreamedBody?
 
     /// Creates a response.
     ///
@@ -55,6 +58,7 @@ public struct MockResponse: Sendable {
         self.trickleParts = nil
         self.trickleInterval = .zero
         self.rawBytes = nil
+        self.streamedBody = nil
     }
 
     /// Creates a response from header fields kept in a dictionary, sent in the order
@@ -115,6 +119,46 @@ public struct MockResponse: Sendable {
             headers: ["Content-Type": "text/plain; charset=utf-8"] + headers,
             body: Data(text.utf8)
         )
+    }
+
+    /// A `text/event-stream` response whose body `body` streams: server-sent events
+    /// as the test sends them.
+    ///
+    /// ```swift
+    /// let body = StreamedBody()
+    /// mock.respond(to: "/events", with: .eventStream(body))
+    /// body.send("data: hello\n\n")
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - body: The body the test writes.
+    ///   - status: The status code; `200` by default.
+    ///   - headers: More header fields.
+    /// - Returns: The response.
+    public static func eventStream(
+        _ body: StreamedBody,
+        status: Int = 200,
+        headers: HeaderFields = [:]
+    ) -> MockResponse {
+        streamed(body, status: status, headers: ["Content-Type": "text/event-stream"] + headers)
+    }
+
+    /// A response whose body `body` streams as the test writes it — NDJSON, say, with
+    /// the content type in `headers`.
+    ///
+    /// - Parameters:
+    ///   - body: The body the test writes.
+    ///   - status: The status code; `200` by default.
+    ///   - headers: The header fields.
+    /// - Returns: The response.
+    public static func streamed(
+        _ body: StreamedBody,
+        status: Int = 200,
+        headers: HeaderFields = [:]
+    ) -> MockResponse {
+        var response = MockResponse(statusCode: status, headers: headers)
+        response.streamedBody = body
+        return response
     }
 
     /// A response with only a status code.

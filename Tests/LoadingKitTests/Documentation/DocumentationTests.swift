@@ -34,11 +34,12 @@ struct DocumentationTests {
         return blocks
     }
 
-    /// The snippet regions of DocumentationSnippets.swift and GuideSnippets.swift, dedented.
+    /// The snippet regions of DocumentationSnippets.swift, GuideSnippets.swift and
+    /// LiveSnippets.swift, dedented.
     static func snippets() throws -> [String] {
         let folder = "Tests/LoadingKitTests/Documentation/"
-        let source = try ["DocumentationSnippets.swift", "GuideSnippets.swift"]
-            .map { try read(folder + $0) }.joined(separator: "\n")
+        let files = ["DocumentationSnippets.swift", "GuideSnippets.swift", "LiveSnippets.swift"]
+        let source = try files.map { try read(folder + $0) }.joined(separator: "\n")
         var snippets: [String] = []
         var current: [Substring]?
         for line in source.split(separator: "\n", omittingEmptySubsequences: false) {
@@ -77,6 +78,7 @@ struct DocumentationTests {
             "Sources/LoadingKit/LoadingKit.docc/UsingLoadingKitWithSwiftUI.md",
             "Sources/LoadingKit/LoadingKit.docc/WritesThatAreNeverLost.md",
             "Sources/LoadingKit/LoadingKit.docc/SigningInRefreshingAndSigningOut.md",
+            "Sources/LoadingKit/LoadingKit.docc/LiveResources.md",
             "Sources/LoadingKitNetworking/LoadingKitNetworking.docc/LoadingKitNetworking.md",
             "Sources/LoadingKitNetworking/LoadingKitNetworking.docc/GettingStartedWithNetworking.md",
             "Sources/LoadingKitNetworking/LoadingKitNetworking.docc/LoggingWhatTheKitDecides.md",

@@ -1,0 +1,158 @@
+import Dispatch
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+extension URLSessionTransport: StreamingTransport {
+    /// Sends `request` through the session and returns at its response head, the body
+    /// streamed from the session delegate as FoundationNetworking delivers it.
+    ///
+    /// Cancelling the calling task before the head, or the body after it, cancels the
+    /// `URLSessionTask` from another queue. The redirect rules are a load's: credentials
+    /// never follow a redirect to another origin. The body has no size limit and no
+    /// deadline — a live resource bounds its lines and keeps its own idle timeout — and
+    /// the request waits for its head at most its `timeoutInterval`.
+    ///
+    /// - Parameter request: The request.
+    /// - Returns: The body as it arrives, and the response.
+    /// - Throws: `URLError` when the request fails before its head,
+    ///   `CancellationError` when the task is cancelled.
+    public func stream(_ request: URLRequest) async throws -> (ResponseBody, HTTPURLResponse) {
+        let task = streamingSession.dataTask(with: prepared(request))
+        let exchange = StreamExchange(task: task, credentialFields: Self.credentialFields)
+        delegate.register(exchange, for: task)
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                if exchange.start(continuation) {
+                    task.resume()
+                }
+            }
+        } onCancel: {
+            exchange.cancel()
+        }
+    }
+
+    /// One streamed request: the continuation awaiting its head, then the body's
+    /// continuation, fed chunk by chunk. Every transition takes the lock; continuations
+    /// are resumed outside it.
+    final class StreamExchange: Sendable {
+        typealias Head = CheckedContinuation<(ResponseBody, HTTPURLResponse), any Error>
+
+        private enum Phase {
+            /// Registered; the head's continuation is not installed yet.
+            case pending
+            /// The head is awaited.
+            case awaitingHead(Head)
+            /// The head was handed over; the body flows.
+            case streaming
+            /// Ended before the head was awaited, with this outcome.
+            case ended(any Error)
+            /// Over.
+            case finished
+        }
+
+        private let phase = Locked(Phase.pending)
+        private let task: URLSessionDataTask
+        private let body: ResponseBody
+        private let chunks: AsyncThrowingStream<Data, any Error>.Continuation
+        /// Header fields dropped on a redirect to another origin, besides the policy's.
+        let credentialFields: Set<String>
+
+        init(task: URLSessionDataTask, credentialFields: Set<String>) {
+            self.task = task
+            self.credentialFields = credentialFields
+            (body, chunks) = ResponseBody.makeBody {
+                Exchange.cancellation.async { task.cancel() }
+            }
+        }
+
+        /// Installs the head's continuation; returns whether the task should be
+        /// resumed. An exchange that ended before this resumes it at once.
+        func start(_ continuation: Head) -> Bool {
+            let early: (any Error)? = phase.withLock { phase in
+                guard case .ended(let error) = phase else {
+                    phase = .awaitingHead(continuation)
+                    return nil
+                }
+                phase = .finished
+                return error
+            }
+            guard let early else { return true }
+            continuation.resume(throwing: early)
+            return false
+        }
+
+        /// Ends the exchange as cancelled: before the head, the awaiting caller throws
+        /// `CancellationError`; after it, only the body can cancel.
+        func cancel() {
+            guard end(with: CancellationError()) else { return }
+            let task = self.task
+            Exchange.cancellation.async { task.cancel() }
+        }
+
+        /// Hands the head over; returns whether to go on receiving the body.
+        func receive(_ response: URLResponse) -> Bool {
+            guard let response = response as? HTTPURLResponse else {
+                cancel()
+                return false
+            }
+            let head: Head? = phase.withLock { phase in
+                guard case .awaitingHead(let head) = phase else { return nil }
+                phase = .streaming
+                return head
+            }
+            head?.resume(returning: (body, response))
+            return head != nil
+        }
+
+        /// Passes a chunk of the body on. FoundationNetworking cannot pause a transfer
+        /// (a suspended data task does not go on where it stopped): a reader far behind
+        /// leaves the chunks waiting here.
+        func receive(_ data: Data) {
+            chunks.yield(data)
+        }
+
+        /// Ends the body, or the wait for the head, with the task's outcome.
+        func complete(error: (any Error)?) {
+            let isStreaming = phase.withLock { phase in
+                guard case .streaming = phase else { return false }
+                phase = .finished
+                return true
+            }
+            guard isStreaming else {
+                // No head came: the body never began.
+                _ = end(with: error ?? URLError(.badServerResponse))
+                return
+            }
+            if let error {
+                let code = (error as? URLError)?.code
+                // libcurl reports a body cut short as an unknown error.
+                chunks.finish(throwing: code == .unknown ? URLError(.networkConnectionLost) : error)
+            } else {
+                chunks.finish()
+            }
+        }
+
+        /// Ends the wait for the head with `error`; returns whether it was still
+        /// awaited or not yet installed.
+        private func end(with error: any Error) -> Bool {
+            let head: Head?? = phase.withLock { phase in
+                switch phase {
+                case .pending:
+                    phase = .ended(error)
+                    return .some(nil)
+                case .awaitingHead(let head):
+                    phase = .finished
+                    return .some(head)
+                case .streaming, .ended, .finished:
+                    return nil
+                }
+            }
+            guard let head else { return false }
+            head?.resume(throwing: error)
+            return true
+        }
+    }
+}
