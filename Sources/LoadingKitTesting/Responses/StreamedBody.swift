@@ -17,7 +17,7 @@ import LoadingKitNetworking
 /// ```
 ///
 /// On the loopback server the body goes out with `Transfer-Encoding: chunked`, each
-/// ``send(_:)`` a chunk: ``end()`` sends the last chunk, ``drop()`` closes the
+/// `send(_:)` a chunk: ``end()`` sends the last chunk, ``drop()`` closes the
 /// connection without it, which the client sees as a lost connection.
 public final class StreamedBody: Sendable {
     /// What the server does next.
@@ -41,13 +41,13 @@ public final class StreamedBody: Sendable {
     private let opened = CounterSignal()
     private let left = CounterSignal()
 
-    /// Creates a body the test writes with ``send(_:)``, ``end()`` and ``drop()``.
+    /// Creates a body the test writes with `send(_:)`, ``end()`` and ``drop()``.
     public init() {
         producer = nil
     }
 
     /// Creates a body that `producer` writes, on a thread of its own, once a client
-    /// opens it: a server that generates its events. Stop when ``send(_:)`` returns
+    /// opens it: a server that generates its events. Stop when `send(_:)` returns
     /// `false`: the client left.
     ///
     /// - Parameter producer: Writes the body; the body is dropped if it returns
