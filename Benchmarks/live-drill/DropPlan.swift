@@ -20,16 +20,15 @@ final class DropPlan: Sendable {
 
     /// Plans `drops` cuts among `events` events, from `seed`.
     init(events: Int, drops: Int, seed: UInt64) {
-        var random = SplitMix(seed: seed)
+        let random = RandomSource.seeded(seed)
+        /// A number from 0 to `count` - 1.
+        func pick(_ count: Int) -> Int { min(count - 1, Int(random.next() * Double(count))) }
         var chosen = Set<Int>()
         while chosen.count < min(drops, events) {
-            chosen.insert(Int.random(in: 1...events, using: &random))
+            chosen.insert(1 + pick(events))
         }
         cuts = chosen.sorted().map { event in
-            Cut(
-                event: event,
-                offset: Int.random(in: 0..<Self.text(of: event).utf8.count, using: &random)
-            )
+            Cut(event: event, offset: pick(Self.text(of: event).utf8.count))
         }
     }
 
@@ -52,22 +51,5 @@ final class DropPlan: Sendable {
     /// Event `number` as the server writes it.
     static func text(of number: Int) -> String {
         "id: \(number)\ndata: \(number)\n\n"
-    }
-}
-
-/// A reproducible random number generator (SplitMix64).
-struct SplitMix: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

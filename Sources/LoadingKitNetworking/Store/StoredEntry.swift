@@ -162,26 +162,10 @@ package struct StoredEntry: Sendable {
                 changed = removed
                 break
             }
-            base = answered
-            elements = nil
-            // The server's value after the mutation settles the unconfirmed changes.
-            edits.removeAll(where: \.isUnconfirmed)
-            validators = nil
-            isStale = false
-            loadedAt = instant
-            self.sequence = sequence
-            recompute()
+            takeServerValue(answered, at: instant, sequence: sequence)
             changed = true
         case .pushed(let value, let instant, let sequence):
-            base = value
-            elements = nil
-            // The server's whole value settles the unconfirmed changes.
-            edits.removeAll(where: \.isUnconfirmed)
-            validators = nil
-            isStale = false
-            loadedAt = instant
-            self.sequence = sequence
-            recompute()
+            takeServerValue(value, at: instant, sequence: sequence)
             changed = true
         case .validatorsRefused:
             validators = nil
@@ -200,6 +184,24 @@ package struct StoredEntry: Sendable {
         // An answer brings a version of its own, which only a changed value takes.
         self.version = changed ? version : shownVersion
         return changed
+    }
+
+    /// Takes `value`, the server's whole value received at `instant` after every request
+    /// numbered before `sequence` was sent, as the base: fresh, described by no
+    /// validator, the pending changes kept on top and the unconfirmed ones settled.
+    private mutating func takeServerValue(
+        _ value: any Sendable,
+        at instant: ContinuousClock.Instant,
+        sequence: UInt64
+    ) {
+        base = value
+        elements = nil
+        edits.removeAll(where: \.isUnconfirmed)
+        validators = nil
+        isStale = false
+        loadedAt = instant
+        self.sequence = sequence
+        recompute()
     }
 
     /// Takes what `answer` says, keeping the pending changes on top — the unconfirmed
