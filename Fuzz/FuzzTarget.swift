@@ -9,14 +9,16 @@ import Foundation
 /// 0: `LinkHeader`, 1: `RetryAfter` and `CacheDirectives` (and the HTTP dates behind
 /// them), 2: `PageCursor`
 /// through `JSONDecoder`, 3: `LinkHeader` of a malformed value followed by a valid
-/// `rel="next"`, which must be found. Any crash, hang or slow input is a finding.
+/// `rel="next"`, which must be found, 4: `EventStreamParser` and 5: `JSONLinesParser`,
+/// the input split in two where its first byte says, which must read as in one piece.
+/// Any crash, hang or slow input is a finding.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = UnsafeBufferPointer(start: data, count: size)
     guard let selector = bytes.first else { return 0 }
     let input = Data(bytes.dropFirst())
     let text = String(decoding: input, as: UTF8.self)
-    switch selector % 4 {
+    switch selector % 6 {
     case 0:
         let header = LinkHeader(
             text,
@@ -43,6 +45,31 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         }
     case 2:
         _ = try? JSONDecoder().decode([PageCursor?].self, from: input)
+    case 4:
+        let split = input.first.map { Int($0) % (input.count + 1) } ?? 0
+        var whole = EventStreamParser(maximumLineLength: 64)
+        var parts = EventStreamParser(maximumLineLength: 64)
+        let once = try? whole.parse(input)
+        let first = try? parts.parse(input.prefix(split))
+        let second = first == nil ? nil : try? parts.parse(input.dropFirst(split))
+        if let once, let first, let second {
+            require(once == first + second, "a split changed the events")
+            require(whole.lastEventID == parts.lastEventID, "a split changed the last event ID")
+        }
+        for event in once ?? [] {
+            require(!event.type.isEmpty, "an event without a type")
+            require(!event.data.contains("\r"), "an event's data holds a CR")
+        }
+    case 5:
+        let split = input.first.map { Int($0) % (input.count + 1) } ?? 0
+        var whole = JSONLinesParser(maximumLineLength: 64)
+        var parts = JSONLinesParser(maximumLineLength: 64)
+        let once = (try? whole.parse(input)).map { $0 + whole.finish() }
+        let first = try? parts.parse(input.prefix(split))
+        let second = first == nil ? nil : try? parts.parse(input.dropFirst(split))
+        if let once, let first, let second {
+            require(once == first + second + parts.finish(), "a split changed the lines")
+        }
     default:
         // Quotes are left out, since an unterminated quoted string may rightly hold the
         // rest; byte by byte, as the parser reads: a quote followed by a combining mark
@@ -67,4 +94,10 @@ func require(_ condition: @autoclosure () -> Bool, _ finding: String) {
     if !condition() {
         fatalError(finding)
     }
+}
+
+/// Stands for the kit's error type in the fuzzing module, which compiles the parsers
+/// alone: `LiveStreamError` wraps one, and no parser makes one.
+public struct WebserviceError: Error, Equatable, Sendable, CustomStringConvertible {
+    public var description: String { "a webservice error" }
 }

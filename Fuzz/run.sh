@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Fuzzes the kit's parsers — LinkHeader, RetryAfter and CacheDirectives (with HTTP
-# dates) and PageCursor — with libFuzzer and AddressSanitizer.
+# dates), PageCursor, and the live streams' EventStreamParser and JSONLinesParser — with
+# libFuzzer and AddressSanitizer.
 #
 #   bash Fuzz/run.sh             # 1,000,000 executions
 #   bash Fuzz/run.sh 5000000     # more
@@ -25,6 +26,10 @@ swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name LoadingKitFuzz
     Sources/LoadingKitNetworking/Policies/HTTPDate.swift \
     Sources/LoadingKitNetworking/Policies/CacheDirectives.swift \
     Sources/LoadingKitNetworking/Pagination/PageCursor.swift \
+    Sources/LoadingKitNetworking/Live/EventStreamParser.swift \
+    Sources/LoadingKitNetworking/Live/JSONLinesParser.swift \
+    Sources/LoadingKitNetworking/Live/ServerSentEvent.swift \
+    Sources/LoadingKitNetworking/Live/LiveStreamError.swift \
     -o .build-fuzz/fuzz-parsers
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
