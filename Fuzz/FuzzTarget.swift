@@ -99,5 +99,6 @@ func require(_ condition: @autoclosure () -> Bool, _ finding: String) {
 /// Stands for the kit's error type in the fuzzing module, which compiles the parsers
 /// alone: `LiveStreamError` wraps one, and no parser makes one.
 public struct WebserviceError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// Says what it stands for.
     public var description: String { "a webservice error" }
 }
