@@ -55,10 +55,15 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         if let once, let first, let second {
             require(once == first + second, "a split changed the events")
             require(whole.lastEventID == parts.lastEventID, "a split changed the last event ID")
+            require(
+                whole.reconnectionTime == parts.reconnectionTime,
+                "a split changed the reconnection time"
+            )
         }
         for event in once ?? [] {
             require(!event.type.isEmpty, "an event without a type")
-            require(!event.data.contains("\r"), "an event's data holds a CR")
+            // Scalars, not Characters: a CR before an LF is one Character with it.
+            require(!event.data.unicodeScalars.contains("\r"), "an event's data holds a CR")
         }
     case 5:
         let split = input.first.map { Int($0) % (input.count + 1) } ?? 0
@@ -69,6 +74,10 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         let second = first == nil ? nil : try? parts.parse(input.dropFirst(split))
         if let once, let first, let second {
             require(once == first + second + parts.finish(), "a split changed the lines")
+        }
+        for line in once ?? [] {
+            require(!line.contains(UInt8(ascii: "\n")), "a line holds an LF")
+            require(line.count <= 64, "a line over the limit")
         }
     default:
         // Quotes are left out, since an unterminated quoted string may rightly hold the
