@@ -2,7 +2,7 @@ import Testing
 
 @testable import loadingkit_demo
 
-@Suite("how the demo writes counts and numbers")
+@Suite("how the demo writes counts and numbers", .timeLimit(.minutes(1)))
 struct DemoFormatTests {
     @Test(
         "a noun agrees with its count",

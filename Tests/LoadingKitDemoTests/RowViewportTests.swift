@@ -4,7 +4,7 @@ import Testing
 
 @testable import loadingkit_demo
 
-@Suite("the rows the terminal shows")
+@Suite("the rows the terminal shows", .timeLimit(.minutes(1)))
 struct RowViewportTests {
     @Test("a page appended is scrolled to and marked new")
     func appended() {

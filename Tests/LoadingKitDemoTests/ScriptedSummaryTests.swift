@@ -2,7 +2,7 @@ import Testing
 
 @testable import loadingkit_demo
 
-@Suite("the scripted session's summary")
+@Suite("the scripted session's summary", .timeLimit(.minutes(1)))
 struct ScriptedSummaryTests {
     typealias Summary = ScriptedSession.Summary
 

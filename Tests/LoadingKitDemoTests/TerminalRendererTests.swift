@@ -153,7 +153,7 @@ struct TerminalRendererTests {
     }
 }
 
-@Suite("a terminal frame")
+@Suite("a terminal frame", .timeLimit(.minutes(1)))
 struct TerminalFrameTests {
     @Test("a frame in a tiny window still fits it")
     func tiny() {

@@ -77,7 +77,9 @@ struct CoalescingTests {
         }
         await gate.waitForCancellations(1)
         for task in tasks {
-            await #expect(throws: WebserviceError.cancelled) { try await task.value }
+            await #expect(throws: WebserviceError.cancelled) {
+                try await task.valuePropagatingCancellation
+            }
         }
         #expect(webservice.requestsInFlight == 0)
         mock.respond(to: "/episodes/1", with: .json(Episode(id: 1, title: "Again")))

@@ -3,7 +3,7 @@ import Testing
 
 /// Which names carry credentials, for what the kit writes to disk: any with a
 /// credential word, split at punctuation and case changes, or one the app names.
-@Suite("Credential names")
+@Suite("Credential names", .timeLimit(.minutes(1)))
 struct CredentialNamesTests {
     @Test(
         "a name is a credential's when one of its words is a credential word",

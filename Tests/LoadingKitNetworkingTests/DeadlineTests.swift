@@ -56,7 +56,7 @@ struct DeadlineTests {
         await server.waitForRequests(1)
         await clock.waitForSleepers(1)
         clock.advance(by: .seconds(2))
-        await expectTimedOut { _ = try await load.value }
+        await expectTimedOut { _ = try await load.valuePropagatingCancellation }
     }
 
     @Test("a trickling body ends at the deadline on the transport's clock")

@@ -55,7 +55,7 @@ struct EventTests {
         let webservice = self.webservice(retry: RetryPolicy(maximumAttempts: 2))
         let load = Task { [episode] in try await webservice.load(episode) }
         await clock.run(sleeps: 1)
-        _ = try await load.value
+        _ = try await load.valuePropagatingCancellation
         #expect(
             recorder.lines == [
                 "→ \(target)",
@@ -102,7 +102,7 @@ struct EventTests {
         let load = Task { [episode] in try await webservice.load(episode) }
         await gate.waitForArrivals()
         load.cancel()
-        _ = try? await load.value
+        _ = try? await load.valuePropagatingCancellation
         // The request's own task reports it, after the caller has left.
         await recorder.waitForEvents(2)
         #expect(recorder.lines == ["→ \(target)", "⊘ \(target) cancelled"])

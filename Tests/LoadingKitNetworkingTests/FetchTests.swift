@@ -79,7 +79,9 @@ struct FetchTests {
             await Task.yield()
         }
         leaver.cancel()
-        await #expect(throws: WebserviceError.cancelled) { try await leaver.value }
+        await #expect(throws: WebserviceError.cancelled) {
+            try await leaver.valuePropagatingCancellation
+        }
         #expect(webservice.sharedCallers == 1)
         gate.open()
         #expect(try await other.value.title == "Take 1")

@@ -4,7 +4,7 @@ import Testing
 
 /// `Locked` keeps its value and its mutex in one buffer: the value is destroyed exactly
 /// once, with the last copy, and threads never lose an update.
-@Suite("Locked")
+@Suite("Locked", .timeLimit(.minutes(1)))
 struct LockedTests {
     /// Counts its own deinitialisations.
     final class Tracked: Sendable {

@@ -6,7 +6,7 @@ import Testing
     import FoundationNetworking
 #endif
 
-@Suite("Resource")
+@Suite("Resource", .timeLimit(.minutes(1)))
 struct ResourceTests {
     let url = URL(string: "https://api.example.com/episodes")!
 

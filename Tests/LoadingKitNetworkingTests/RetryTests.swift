@@ -42,7 +42,7 @@ struct RetryTests {
             await clock.waitForSleepers(retry)
             clock.advance(by: clock.sleeps[retry - 1])
         }
-        #expect(try await task.value == pilot)
+        #expect(try await task.valuePropagatingCancellation == pilot)
         #expect(clock.sleeps == drawn)
         #expect(
             zip(clock.sleeps, [0.5, 1.0, 2.0]).allSatisfy { sleep, base in
@@ -94,7 +94,7 @@ struct RetryTests {
         clock.advance(by: .seconds(6))
         #expect(clock.sleeperCount == 1)
         clock.advance(by: .seconds(1))
-        #expect(try await task.value == pilot)
+        #expect(try await task.valuePropagatingCancellation == pilot)
     }
 
     @Test("Retry-After as an HTTP date counts from the clock's date on 503")
@@ -115,7 +115,7 @@ struct RetryTests {
         await clock.waitForSleepers(1)
         #expect(clock.sleeps == [.seconds(90)])
         clock.run()
-        #expect(try await task.value == pilot)
+        #expect(try await task.valuePropagatingCancellation == pilot)
     }
 
     @Test("a Retry-After longer than the policy honours is not waited for")
@@ -158,9 +158,11 @@ struct RetryTests {
         if requests == 2 {
             await clock.waitForSleepers(1)
             clock.run()
-            #expect(try await task.value == pilot)
+            #expect(try await task.valuePropagatingCancellation == pilot)
         } else {
-            await #expect(throws: WebserviceError.self) { try await task.value }
+            await #expect(throws: WebserviceError.self) {
+                try await task.valuePropagatingCancellation
+            }
         }
         #expect(mock.requests.count == requests)
     }
@@ -194,7 +196,9 @@ struct RetryTests {
         let task = Task { try await webservice.load(episode) }
         await clock.waitForSleepers(1)
         task.cancel()
-        await #expect(throws: WebserviceError.cancelled) { try await task.value }
+        await #expect(throws: WebserviceError.cancelled) {
+            try await task.valuePropagatingCancellation
+        }
         #expect(mock.requests.count == 1)
         #expect(clock.sleeperCount == 0)
     }
@@ -208,7 +212,9 @@ struct RetryTests {
         let task = Task { try await webservice.load(episode) }
         await clock.waitForSleepers(1)
         clock.run()
-        let error = await #expect(throws: WebserviceError.self) { try await task.value }
+        let error = await #expect(throws: WebserviceError.self) {
+            try await task.valuePropagatingCancellation
+        }
         guard case .badStatus(let failure) = error else {
             Issue.record("expected the 504")
             return

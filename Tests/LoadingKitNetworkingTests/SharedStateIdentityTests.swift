@@ -71,7 +71,9 @@ struct SharedStateIdentityTests {
             withUnsafeCurrentTask { $0?.cancel() }
             return try await webservice.fetch(resource)
         }
-        await #expect(throws: WebserviceError.cancelled) { try await cancelled.value }
+        await #expect(throws: WebserviceError.cancelled) {
+            try await cancelled.valuePropagatingCancellation
+        }
         #expect(webservice.sharedCallers == 1)
         gate.open()
         #expect(try await other.value.title == "Pilot")
@@ -162,7 +164,7 @@ struct SharedStateIdentityTests {
             if cancelsJoiner {
                 joiners[0].cancel()
             }
-            _ = await firstWait.value
+            _ = await firstWait.valuePropagatingCancellation
             for (index, joiner) in joiners.enumerated() {
                 let result = await joiner.result
                 if index > 0 || !cancelsJoiner {

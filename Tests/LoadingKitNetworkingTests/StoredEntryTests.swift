@@ -5,7 +5,7 @@ import Testing
 
 /// The entry's reducer, one table row per event: the entry before, the event, the
 /// entry after, and whether the value shown changed.
-@Suite("A stored entry's events")
+@Suite("A stored entry's events", .timeLimit(.minutes(1)))
 struct StoredEntryTests {
     static let start = ContinuousClock.now
     static let later = start.advanced(by: .seconds(30))

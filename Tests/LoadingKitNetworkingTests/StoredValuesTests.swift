@@ -6,7 +6,7 @@ import Testing
 
 /// The store's own rules: bounds, least recently used first, pins, request order and
 /// optimistic layers.
-@Suite("The store of values")
+@Suite("The store of values", .timeLimit(.minutes(1)))
 struct StoredValuesTests {
     private func identity(_ path: String) -> ResourceIdentity {
         Resource<String>(url: URL(string: "https://api.example.com\(path)")!).identity

@@ -105,7 +105,9 @@ struct URLSessionTransportTests {
         let task = Task { try await webservice.load(resource) }
         await server.waitForRequests(1)
         task.cancel()
-        await #expect(throws: WebserviceError.cancelled) { try await task.value }
+        await #expect(throws: WebserviceError.cancelled) {
+            try await task.valuePropagatingCancellation
+        }
         #expect(server.requestCount(for: "/slow") == 1)
     }
 
@@ -314,7 +316,7 @@ struct URLSessionTransportTests {
                         task.cancel()
                     }
                     do {
-                        _ = try await task.value
+                        _ = try await task.valuePropagatingCancellation
                         return "ok"
                     } catch let error as WebserviceError where error == .cancelled {
                         return "cancelled"

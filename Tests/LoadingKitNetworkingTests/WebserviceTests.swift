@@ -137,7 +137,9 @@ struct WebserviceTests {
         let task = Task { try await webservice.load(episode) }
         await gate.waitForArrivals(1)
         task.cancel()
-        await #expect(throws: WebserviceError.cancelled) { try await task.value }
+        await #expect(throws: WebserviceError.cancelled) {
+            try await task.valuePropagatingCancellation
+        }
         gate.open()
     }
 
@@ -149,7 +151,9 @@ struct WebserviceTests {
             withUnsafeCurrentTask { $0?.cancel() }
             return try await webservice.load(episode)
         }
-        await #expect(throws: WebserviceError.cancelled) { try await task.value }
+        await #expect(throws: WebserviceError.cancelled) {
+            try await task.valuePropagatingCancellation
+        }
         #expect(mock.requests.isEmpty)
     }
 

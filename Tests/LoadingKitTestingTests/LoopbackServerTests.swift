@@ -175,7 +175,7 @@ struct LoopbackServerTests {
         let task = Task { try await webservice.load(held) }
         await server.waitForRequests(1)
         server.stop()
-        await #expect(throws: WebserviceError.self) { try await task.value }
+        await #expect(throws: WebserviceError.self) { try await task.valuePropagatingCancellation }
         let error = await #expect(throws: WebserviceError.self) {
             try await webservice.load(text("/held"))
         }

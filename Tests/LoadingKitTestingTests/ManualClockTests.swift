@@ -27,16 +27,16 @@ struct ManualClockTests {
         let sleeper = Task { [clock] in try? await clock.sleep(for: .seconds(1)) }
         await clock.waitForSleepers(1)  // the waiting task has had time to start waiting, or not
         waiting.cancel()
-        #expect(await waiting.value)
+        #expect(await waiting.valuePropagatingCancellation)
 
         let cancelledFirst = Task { [clock] in
             withUnsafeCurrentTask { $0?.cancel() }
             await clock.waitForSleepers(5)
             return clock.sleeperCount
         }
-        #expect(await cancelledFirst.value == 1)
+        #expect(await cancelledFirst.valuePropagatingCancellation == 1)
         clock.advance(by: .seconds(1))
-        await sleeper.value
+        await sleeper.valuePropagatingCancellation
     }
 
     @Test("it is a Clock: generic code sleeps on it, and advancing wakes the sleeper")
@@ -47,7 +47,7 @@ struct ManualClockTests {
         clock.advance(by: .seconds(4))
         #expect(clock.sleeperCount == 1)
         clock.advance(by: .seconds(1))
-        try await sleeper.value
+        try await sleeper.valuePropagatingCancellation
         #expect(start.duration(to: clock.now) == .seconds(5))
         #expect(clock.minimumResolution == .zero)
     }
@@ -56,7 +56,7 @@ struct ManualClockTests {
     func runThroughSleeps() async throws {
         let polling = Task { [clock] in try await pollThreeTimes(every: .seconds(30), on: clock) }
         await clock.run(sleeps: 3)
-        #expect(try await polling.value == 3)
+        #expect(try await polling.valuePropagatingCancellation == 3)
         #expect(clock.sleeps == [.seconds(30), .seconds(30), .seconds(30)])
         #expect(clock.elapsed == .seconds(90))
     }
@@ -66,7 +66,7 @@ struct ManualClockTests {
         let polling = Task { [clock] in try await pollThreeTimes(every: .seconds(30), on: clock) }
         await clock.waitForSleepers(1)
         await clock.run(sleeps: 3)
-        #expect(try await polling.value == 3)
+        #expect(try await polling.valuePropagatingCancellation == 3)
         #expect(clock.elapsed == .seconds(90))
     }
 
@@ -85,7 +85,9 @@ struct ManualClockTests {
         let sleeper = Task { [clock] in try await clock.sleep(for: .seconds(1)) }
         await clock.waitForSleepers(1)
         sleeper.cancel()
-        await #expect(throws: CancellationError.self) { try await sleeper.value }
+        await #expect(throws: CancellationError.self) {
+            try await sleeper.valuePropagatingCancellation
+        }
         #expect(clock.sleeperCount == 0)
     }
 }

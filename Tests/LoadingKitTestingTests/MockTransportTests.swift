@@ -131,7 +131,9 @@ struct MockTransportTests {
         let task = Task { try await mock.send(request) }
         await gate.waitForArrivals(1)
         task.cancel()
-        await #expect(throws: CancellationError.self) { try await task.value }
+        await #expect(throws: CancellationError.self) {
+            try await task.valuePropagatingCancellation
+        }
     }
 
     @Test("waiting for requests returns once they have arrived")

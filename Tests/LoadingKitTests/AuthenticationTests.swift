@@ -177,7 +177,7 @@ struct AuthenticationTests {
         release.signal()
 
         await #expect(throws: WebserviceError.authentication(.accountChanged)) {
-            try await load.value
+            try await load.valuePropagatingCancellation
         }
         await recorder.waitForEvents(1) { $0.kind == .credentialRefreshDiscarded }
         #expect(authenticator.credential == nil)
@@ -199,7 +199,9 @@ struct AuthenticationTests {
         authenticator.signIn(Credential(account: "alice", bearer: "alice-t3"))
         release.signal()
 
-        #expect(try await load.value == TokenServer.Me(account: "alice", item: 1))
+        #expect(
+            try await load.valuePropagatingCancellation == TokenServer.Me(account: "alice", item: 1)
+        )
         #expect(server.log.last?.token == "alice-t3")
         #expect(authenticator.credential == Credential(account: "alice", bearer: "alice-t3"))
         await recorder.waitForEvents(1) { $0.kind == .credentialRefreshDiscarded }
@@ -213,7 +215,7 @@ struct AuthenticationTests {
         webservice.signOut()
 
         await #expect(throws: WebserviceError.authentication(.accountChanged)) {
-            try await load.value
+            try await load.valuePropagatingCancellation
         }
         release.signal()
     }
@@ -243,7 +245,7 @@ struct AuthenticationTests {
 
         #expect(next.credential == nil)
         #expect(next.failure == .refreshFailed)
-        let renewed = await renewing.value
+        let renewed = await renewing.valuePropagatingCancellation
         #expect(throws: AuthenticationFailure.refreshFailed) { try renewed.get() }
         release.signal()
     }
@@ -329,7 +331,7 @@ struct AuthenticationTests {
             transport.answer(pending.id, with: .success((try JSONEncoder().encode(me), response)))
         }
         #expect(try await second.value.account == "bob")
-        await #expect(throws: (any Error).self) { try await first.value }
+        await #expect(throws: (any Error).self) { try await first.valuePropagatingCancellation }
     }
 
     @Test("a header the authenticator adds is dropped on a redirect to another origin")

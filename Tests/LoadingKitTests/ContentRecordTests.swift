@@ -5,7 +5,7 @@ import Testing
 
 /// The screen's content record, one table row per event: the record before, the
 /// event, the record after.
-@Suite("A screen's content record")
+@Suite("A screen's content record", .timeLimit(.minutes(1)))
 struct ContentRecordTests {
     static let start = ContinuousClock.now
     static let later = start.advanced(by: .seconds(30))

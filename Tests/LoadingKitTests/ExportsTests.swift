@@ -2,7 +2,7 @@ import Foundation
 import LoadingKit
 import Testing
 
-@Suite("LoadingKit module")
+@Suite("LoadingKit module", .timeLimit(.minutes(1)))
 struct ExportsTests {
     @Test("importing LoadingKit brings the networking layer with it")
     func reexportsNetworking() {

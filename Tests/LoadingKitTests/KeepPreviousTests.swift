@@ -133,7 +133,7 @@ extension KeepPreviousTests {
         let refreshing = Task { await screen.refresh() }
         await arrived.wait(for: 2)
         held.signal()
-        await refreshing.value
+        await refreshing.valuePropagatingCancellation
 
         #expect(screen.loadingState.content?.map(\.id) == [3])
         #expect(!screen.loadingState.isPreviousContent)

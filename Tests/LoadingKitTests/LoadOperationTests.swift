@@ -6,7 +6,7 @@ import Testing
 /// The bookkeeping of a screen's operation in flight, driven directly: the orders of
 /// events that a load's tasks can only produce by chance.
 @MainActor
-@Suite("Load operations")
+@Suite("Load operations", .timeLimit(.minutes(1)))
 struct LoadOperationTests {
     /// An operation numbered `generation` that does nothing.
     private func operation(_ generation: UInt64) -> LoadOperation {

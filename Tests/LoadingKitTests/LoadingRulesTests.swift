@@ -140,7 +140,7 @@ struct LoadingRulesTests {
         let caller = Task { await screen.load(resource: Episode.resource(id: 1)) }
         await gate.waitForArrivals()
         caller.cancel()
-        await caller.value
+        await caller.valuePropagatingCancellation
         #expect(screen.loadingState.isRestored(from: LoadingState()))
         #expect(screen.log.failures.isEmpty)
         #expect(screen.log.cancellations == 1)

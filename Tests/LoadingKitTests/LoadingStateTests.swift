@@ -3,7 +3,7 @@ import Testing
 
 @testable import LoadingKit
 
-@Suite("LoadingState")
+@Suite("LoadingState", .timeLimit(.minutes(1)))
 struct LoadingStateTests {
     func state(
         content: [Int]? = nil,

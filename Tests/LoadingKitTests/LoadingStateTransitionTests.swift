@@ -5,7 +5,7 @@ import Testing
 
 /// Each transition of ``LoadingState`` as a table: the state before, the event, the
 /// state after. The transitions are the only writes of a state.
-@Suite("LoadingState transitions")
+@Suite("LoadingState transitions", .timeLimit(.minutes(1)))
 struct LoadingStateTransitionTests {
     typealias State = LoadingState<[Int]>
 

@@ -89,7 +89,9 @@ struct MutationOrderTests {
         await waitForWaits(2)
 
         second.cancel()
-        await #expect(throws: WebserviceError.cancelled) { try await second.value }
+        await #expect(throws: WebserviceError.cancelled) {
+            try await second.valuePropagatingCancellation
+        }
         #expect(sentTitles == ["A"])
         gate.open()
         _ = try await (first.value, third.value)
@@ -119,7 +121,7 @@ struct MutationOrderTests {
         #expect(screen.ids == [2, 1])
         gate.open()
         await saving.finish()
-        await reload.value
+        await reload.valuePropagatingCancellation
 
         #expect(mock.requests.map { $0.httpMethod ?? "" } == ["GET", "POST", "GET"])
         #expect(screen.ids == [3, 1])
@@ -144,7 +146,7 @@ struct MutationOrderTests {
         await old.waitForArrivals()
         _ = try await screen.send(like)
         old.open()
-        await refresh.value
+        await refresh.valuePropagatingCancellation
 
         #expect(screen.titles.last == "Liked 1")
         #expect(
@@ -172,7 +174,7 @@ struct MutationOrderTests {
             Post.rename(id: 3, to: "After").invalidating(.resource(Post.resource(id: 3)))
         )
         old.open()
-        await loading.value
+        await loading.valuePropagatingCancellation
 
         #expect(screen.titles == ["After"])
         #expect(recorder.events.contains { $0.kind == .overtakenByMutation })
@@ -213,9 +215,9 @@ struct MutationOrderTests {
 
         // The server took A, then B; their answers are settled in the other order.
         gates[1].open()
-        _ = try await second.value
+        _ = try await second.valuePropagatingCancellation
         gates[0].open()
-        _ = try await first.value
+        _ = try await first.valuePropagatingCancellation
         for await state in screen.states where state.content?.title == "B" && !state.isLoading {
             break
         }
@@ -246,33 +248,52 @@ struct MutationOrderTests {
         #expect(mock.requests.last?.value(forHTTPHeaderField: "If-None-Match") == nil)
     }
 
-    @Test("rolling back after several mutations returns to the value before them")
-    func rollbackOfSeveral() async throws {
+    /// Two unscoped mutations of one post, each sent once the other's request is held:
+    /// the first by `gates[0]`, the second by `gates[1]`. Mutations outside a scope run
+    /// side by side, so their requests may reach the transport in either order; each
+    /// is sent only once the one before it has arrived, so each takes its own gate.
+    private func twoHeldRenames(
+        of screen: DetailScreen,
+        gates: [MockTransport.Gate]
+    ) async throws -> [MutationTask<Post>] {
+        var mutations: [MutationTask<Post>] = []
+        for (gate, title) in zip(gates, ["1", "2"]) {
+            mock.respond(to: "/posts/3", method: .patch, with: .status(500), after: gate)
+            let rename = try Post.rename(id: 3, to: title)
+            mutations.append(
+                screen.send(
+                    rename.optimistically(updating: Post.resource(id: 3)) {
+                        $0 = Post(id: 3, title: $0.title + "+" + title)
+                    }
+                )
+            )
+            await gate.waitForArrivals()
+        }
+        return mutations
+    }
+
+    @Test(
+        "rolling back after several mutations returns to the value before them",
+        arguments: [false, true]
+    )
+    func rollbackOfSeveral(laterFailsFirst: Bool) async throws {
         let webservice = webservice
         mock.respond(to: "/posts/3", with: .json(Post(id: 3, title: "0")))
         let screen = DetailScreen(webservice: webservice)
         await screen.load(resource: Post.resource(id: 3))
         let gates = [MockTransport.Gate(), MockTransport.Gate()]
-        for gate in gates {
-            mock.respond(to: "/posts/3", method: .patch, with: .status(500), after: gate)
-        }
-        let first: MutationTask<Post> = screen.send(
-            try Post.rename(id: 3, to: "1").optimistically(updating: Post.resource(id: 3)) {
-                $0 = Post(id: 3, title: $0.title + "+1")
-            }
-        )
-        let second: MutationTask<Post> = screen.send(
-            try Post.rename(id: 3, to: "2").optimistically(updating: Post.resource(id: 3)) {
-                $0 = Post(id: 3, title: $0.title + "+2")
-            }
-        )
+        let mutations = try await twoHeldRenames(of: screen, gates: gates)
         #expect(screen.titles.last == "0+1+2")
+        // The order of the run that hung: the later mutation's request answered first.
+        let order = laterFailsFirst ? [1, 0] : [0, 1]
 
-        gates[0].open()
-        await first.finish()
-        #expect(webservice.storedValue(for: Post.resource(id: 3))?.value.title == "0+2")
-        gates[1].open()
-        await second.finish()
+        gates[order[0]].open()
+        await mutations[order[0]].finish()
+        let kept = laterFailsFirst ? "0+1" : "0+2"
+        #expect(webservice.storedValue(for: Post.resource(id: 3))?.value.title == kept)
+        #expect(mutations[order[1]].isInFlight)
+        gates[order[1]].open()
+        await mutations[order[1]].finish()
 
         #expect(webservice.storedValue(for: Post.resource(id: 3))?.value.title == "0")
         for await state in screen.states where state.content?.title == "0" { break }

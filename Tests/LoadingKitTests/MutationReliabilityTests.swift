@@ -109,7 +109,7 @@ struct MutationReliabilityTests {
         await gate.waitForCancellations()
 
         await #expect {
-            try await saving.value
+            try await saving.valuePropagatingCancellation
         } throws: { error in
             if case .webservice(.cancelled) = error as? LoadingError { return true }
             return false

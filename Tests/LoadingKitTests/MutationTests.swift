@@ -121,11 +121,13 @@ struct MutationTests {
         await gate.waitForArrivals()
         await waitUntil(second, shows: [2, 1])
         reloadGate.open()
-        await reload.value
+        await reload.valuePropagatingCancellation
         #expect(first.ids == [2, 3, 1])
         await waitUntil(second, shows: [2, 3, 1])
         gate.open()
-        await #expect(throws: WebserviceError.self) { try await saving.value }
+        await #expect(throws: WebserviceError.self) {
+            try await saving.valuePropagatingCancellation
+        }
         await waitUntil(second, shows: [3, 1])
         #expect(first.ids == [3, 1])
     }

@@ -62,7 +62,7 @@ struct ObservationTests {
         }
         #expect(screen.loading.observerCount == 2)
         observer.cancel()
-        await observer.value
+        await observer.valuePropagatingCancellation
         #expect(screen.loading.observerCount == 1)
         withExtendedLifetime(kept) {}
     }
@@ -76,7 +76,7 @@ struct ObservationTests {
             for await _ in states {}
         }
         ended.cancel()
-        await ended.value
+        await ended.valuePropagatingCancellation
         // This load's changes find no observer.
         await screen.load(resource: Episode.resource(id: 1))
         var iterator = screen.states.makeAsyncIterator()

@@ -93,7 +93,7 @@ struct OptimisticChangeTests {
         let saving: MutationTask<Post> = screen.send(try rename(1, to: "Renamed"))
         #expect(screen.titles.last == "Renamed")
         reloadGate.open()
-        await reloading.value
+        await reloading.valuePropagatingCancellation
         #expect(screen.loadingState.error != nil)
         writeGate.open()
         await saving.finish()

@@ -163,7 +163,7 @@ struct OutboxTests {
         let sending = Task { await sendQueued(mutation, from: screen) }
         await arrived.wait(for: 1)
         clock.advance(by: .seconds(120))
-        let write = await sending.value
+        let write = await sending.valuePropagatingCancellation
         release.signal()
         await server.applies.wait(for: 1)
         // Another client renames the post before the write is sent again.

@@ -57,7 +57,7 @@ struct PaginatingTests {
         #expect(screen.loadingState.placeholder == .content)
         #expect(screen.loadNextPageIfNeeded(currentIndex: 2) == nil)
         let second = Task { await screen.loadNextPage() }
-        await second.value
+        await second.valuePropagatingCancellation
         gate.open()
         await first.finish()
         #expect(ids(screen) == [1, 2, 3, 4, 5, 6])

@@ -89,7 +89,7 @@ struct PullToRefreshTests {
         #expect(held.started == 1)
         #expect(!indicator.events.contains("stop"))
         held.finish()
-        await task.value
+        await task.valuePropagatingCancellation
         #expect(pull.phase == .idle)
         #expect(pull.contentInset == 0)
         #expect(Array(indicator.events.suffix(2)) == ["stop", "update 0.0 false"])

@@ -276,7 +276,7 @@ struct ResourceIdentityRulesTests {
         respond.signal()
         blockUntilSignalled(parsed)
         caller.cancel()
-        await caller.value
+        await caller.valuePropagatingCancellation
 
         #expect(screen.configured.isEmpty)
         #expect(screen.loadingState.content == nil)
@@ -311,7 +311,7 @@ struct ResourceIdentityRulesTests {
 
         gate.open()
         await following.finish()
-        await leading.value
+        await leading.valuePropagatingCancellation
         #expect(follower.ids == [1, 2, 3, 4, 5])
         #expect(leader.configured.isEmpty)
         #expect(leader.cancellations == 1)

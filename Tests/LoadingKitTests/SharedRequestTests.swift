@@ -146,7 +146,7 @@ struct SharedRequestTests {
         let followed = follower.startLoading(resource: episode)
         await recorder.waitForEvents(1) { $0.kind == .coalesced }
         load.cancel()
-        await load.value
+        await load.valuePropagatingCancellation
         #expect(leader.loadingState.wasCancelled)
         #expect(follower.loadingState.activity == .loading)
         release.signal()

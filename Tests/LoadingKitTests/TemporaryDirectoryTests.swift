@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// The suites that write files leave nothing behind in the temporary directory.
-@Suite("Temporary directories of tests")
+@Suite("Temporary directories of tests", .timeLimit(.minutes(1)))
 struct TemporaryDirectoryTests {
     @Test("a test's directory goes with everything in it once its holder is released")
     func removedOnRelease() throws {

@@ -121,8 +121,8 @@ struct WriteOutcomeTests {
         let refreshing = Task { await screen.load(resource: server.post, policy: .force) }
         await recorder.waitForEvents(1) { $0.kind == .waitingForMutation }
         server.releaseLike()
-        _ = try await saving.value
-        await refreshing.value
+        _ = try await saving.valuePropagatingCancellation
+        await refreshing.valuePropagatingCancellation
         await screen.load(resource: server.post, policy: .force)
 
         #expect(server.likes == 1)

@@ -77,8 +77,9 @@ public final class MutationTask<A: Sendable> {
         task?.cancel()
     }
 
-    /// Waits until the mutation has ended and its state says how.
+    /// Waits until the mutation has ended and its state says how. When the waiting task
+    /// is cancelled, returns at once and leaves the mutation running: ``cancel()`` ends it.
     public func finish() async {
-        await task?.value
+        await task?.waitForEnd()
     }
 }

@@ -109,32 +109,3 @@ package final class WriteTurn: Sendable {
         }
     }
 }
-
-/// Resumes one waiting task once, whichever of its wakers comes first.
-private final class Wake: Sendable {
-    private let state = Locked<(continuation: CheckedContinuation<Void, Never>?, isAwake: Bool)>(
-        (nil, false)
-    )
-
-    func wait() async {
-        await withCheckedContinuation { continuation in
-            let isAwake = state.withLock { state in
-                if !state.isAwake {
-                    state.continuation = continuation
-                }
-                return state.isAwake
-            }
-            if isAwake {
-                continuation.resume()
-            }
-        }
-    }
-
-    func wake() {
-        let continuation = state.withLock { state in
-            defer { state = (nil, true) }
-            return state.continuation
-        }
-        continuation?.resume()
-    }
-}

@@ -66,10 +66,11 @@ public struct LoadTask: Sendable, Hashable {
     /// Waits until the load has ended — its outcome delivered, or the load superseded
     /// or cancelled — on the caller's actor; a load that has ended returns at once. A
     /// superseded or cancelled load ends at once, even when the request it started goes
-    /// on for others that share it: that answer, and its events, may come later.
+    /// on for others that share it: that answer, and its events, may come later. When
+    /// the waiting task is cancelled, returns at once and leaves the load running.
     nonisolated(nonsending) public func finish() async {
         if case .running(let task) = work {
-            await task.value
+            await task.waitForEnd()
         }
     }
 }

@@ -112,7 +112,7 @@ extension Article {
 // end snippet
 
 // snippet: testing-overview
-@Test @MainActor func showsTheEpisode() async throws {
+@Test(.timeLimit(.minutes(1))) @MainActor func showsTheEpisode() async throws {
     let mock = MockTransport()
     mock.respond(to: "/episodes/1", with: .json(Episode(id: 1, title: "Pilot")))
     let screen = TestableEpisodeScreen(webservice: Webservice(transport: mock))
@@ -308,7 +308,7 @@ enum GuideSnippets {
         )
         let load = Task { try await webservice.load(resource) }
         await clock.run(sleeps: 2)  // through both backoffs, however long they are
-        _ = try await load.value
+        _ = try await load.valuePropagatingCancellation
         #expect(clock.sleeps.count == 2)
         // end snippet
     }

@@ -195,7 +195,7 @@ private struct AccountRun {
             await drain()
         }
         for load in loads {
-            await load.value
+            await load.valuePropagatingCancellation
         }
     }
 

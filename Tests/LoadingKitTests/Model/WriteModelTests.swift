@@ -271,7 +271,7 @@ private struct WriteRun {
             quiet = isQuiet ? quiet + 1 : 0
             if quiet == 3 {
                 for load in loads {
-                    await load.value
+                    await load.valuePropagatingCancellation
                 }
                 return true
             }
