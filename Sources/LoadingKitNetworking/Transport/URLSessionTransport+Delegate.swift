@@ -71,6 +71,23 @@ extension URLSessionTransport {
             completionHandler(policy.request(following: request, from: origin))
         }
 
+        /// Called when libcurl resends a request whose kept-alive connection closed
+        /// unanswered and must rewind its body: FoundationNetworking cannot rewind one
+        /// given as data (it would send the head again and no body, and wait for an
+        /// answer until the timeout), so the request ends here, to be sent again whole.
+        func urlSession(
+            _ session: URLSession,
+            task: URLSessionTask,
+            needNewBodyStream completionHandler: @escaping (InputStream?) -> Void
+        ) {
+            completionHandler(nil)
+            if let exchange = exchange(for: task) {
+                exchange.closedUnanswered()
+            } else {
+                stream(for: task)?.cancel(with: URLError(.networkConnectionLost))
+            }
+        }
+
         func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data)
         {
             if let exchange = exchange(for: dataTask) {

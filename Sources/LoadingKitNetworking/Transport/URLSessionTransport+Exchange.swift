@@ -78,6 +78,13 @@ extension URLSessionTransport {
             abort(with: URLError(.timedOut))
         }
 
+        /// Ends the exchange with ``ClosedUnanswered``: FoundationNetworking asked for
+        /// the body again, to resend the request on a new connection after the kept-alive
+        /// one it was sent on closed unanswered, and cannot rewind a body given as data.
+        func closedUnanswered() {
+            abort(with: ClosedUnanswered())
+        }
+
         /// Ends the exchange with `error` and cancels the task from the cancellation
         /// queue.
         private func abort(with error: any Error) {
@@ -172,4 +179,8 @@ extension URLSessionTransport {
             continuation?.resume(with: outcome)
         }
     }
+
+    /// A request whose kept-alive connection closed before any answer, which
+    /// FoundationNetworking cannot resend itself: see ``URLSessionTransport``.
+    struct ClosedUnanswered: Error {}
 }

@@ -87,7 +87,12 @@ extension URLSessionTransport: StreamingTransport {
         /// Ends the exchange as cancelled: before the head, the awaiting caller throws
         /// `CancellationError`; after it, only the body can cancel.
         func cancel() {
-            guard end(with: CancellationError()) else { return }
+            cancel(with: CancellationError())
+        }
+
+        /// Ends the wait for the head with `error` and cancels the task.
+        func cancel(with error: any Error) {
+            guard end(with: error) else { return }
             let task = self.task
             Exchange.cancellation.async { task.cancel() }
         }

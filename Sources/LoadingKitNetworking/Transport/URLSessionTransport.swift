@@ -25,6 +25,18 @@ import Foundation
 /// the session's own serial queue, instead of one thread hand-off each: a request
 /// costs about as many hand-offs as a completion handler's.
 ///
+/// A server may close a kept-alive connection just as a request is sent on it, as
+/// servers and balancers close idle ones (nginx after 75 s). libcurl then sends the
+/// request again on a new connection, which for a body means rewinding it, and
+/// FoundationNetworking (Swift 6.3.1) cannot rewind a body given as data: measured here,
+/// a `PUT`, `POST`, `PATCH` or `DELETE` with a body sent its head again with no body and
+/// waited for its whole timeout (60 s by default), while one without a body, or on a new
+/// connection, ended at once. (A body given as a stream can be rewound, but is always
+/// sent chunked, which some servers refuse.) The transport ends such a request at the
+/// rewind and sends it again at once when that is safe: its method is idempotent or it
+/// carries an `Idempotency-Key`. Otherwise it fails with
+/// `URLError(.networkConnectionLost)` — the server may have taken it.
+///
 /// Cancelling the task that awaits ``send(_:)`` returns at once with
 /// `CancellationError` and cancels the `URLSessionTask` from another queue. The
 /// transport never uses `URLSession`'s async methods, whose cancellation can
@@ -163,6 +175,11 @@ public final class URLSessionTransport: Transport {
 
     /// Sends `request` through the session.
     ///
+    /// A request whose kept-alive connection closes before any answer is sent again at
+    /// once on another connection when that is safe — its method is idempotent, or it
+    /// carries an `Idempotency-Key` — and otherwise ends with
+    /// `URLError(.networkConnectionLost)`: the server may have taken it.
+    ///
     /// - Parameter request: The request; its `timeoutInterval`, or the configuration's
     ///   ``Configuration/timeout`` when shorter, is its overall deadline.
     /// - Returns: The body and the response, whatever its status.
@@ -170,7 +187,29 @@ public final class URLSessionTransport: Transport {
     ///   deadline —, `CancellationError` when the task is
     ///   cancelled, ``WebserviceError/responseTooLarge(_:)`` past the size limit.
     public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
-        let task = streamingSession.dataTask(with: prepared(request))
+        let request = prepared(request)
+        let deadline = deadline(for: request)
+        // Each pooled connection the server closed costs one attempt; past the most a
+        // host may have, the next attempt has a new connection.
+        var closedConnections = 0
+        while true {
+            do {
+                return try await exchange(request, until: deadline)
+            } catch is ClosedUnanswered {
+                closedConnections += 1
+                guard Self.maySendAgain(request),
+                    closedConnections <= configuration.maximumConnectionsPerHost
+                else { throw URLError(.networkConnectionLost) }
+            }
+        }
+    }
+
+    /// Sends `request` once, through one `URLSessionTask`.
+    private func exchange(
+        _ request: URLRequest,
+        until deadline: ContinuousClock.Instant?
+    ) async throws -> (Data, HTTPURLResponse) {
+        let task = streamingSession.dataTask(with: request)
         let exchange = Exchange(
             task: task,
             limit: configuration.maximumResponseSize,
@@ -180,7 +219,7 @@ public final class URLSessionTransport: Transport {
         // The exchange is registered before the cancellation handler exists, so a
         // cancellation or an early completion always finds it.
         delegate.register(exchange, for: task)
-        let expiry = deadline(for: request).map { deadline in
+        let expiry = deadline.map { deadline in
             deadlines.schedule(at: deadline) { exchange.expire() }
         }
         defer { expiry.map(deadlines.cancel) }
@@ -193,6 +232,14 @@ public final class URLSessionTransport: Transport {
         } onCancel: {
             exchange.cancel()
         }
+    }
+
+    /// Whether `request` may be sent again after its connection closed unanswered: the
+    /// server may have applied it, which is harmless only for an idempotent method or a
+    /// request the server recognizes by its idempotency key.
+    private static func maySendAgain(_ request: URLRequest) -> Bool {
+        HTTPMethod(rawValue: request.httpMethod ?? "GET").isIdempotent
+            || request.value(forHTTPHeaderField: "Idempotency-Key") != nil
     }
 
     /// When `request` must have ended: its `timeoutInterval` or the configuration's

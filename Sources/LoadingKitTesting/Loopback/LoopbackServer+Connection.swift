@@ -6,6 +6,7 @@ extension LoopbackServer {
         let socket: Socket
         let core: Core
         private var buffer: [UInt8] = []
+        private var requestsRead = 0
 
         init(socket: Socket, core: Core) {
             self.socket = socket
@@ -98,11 +99,13 @@ extension LoopbackServer {
                 headers.first { $0.name.lowercased() == "content-length" }
                 .flatMap { Int($0.value) } ?? 0
             guard let body = read(count: length) else { return nil }
+            requestsRead += 1
             let request = Request(
                 method: String(requestLine[0]),
                 target: String(requestLine[1]),
                 headers: headers,
-                body: Data(body)
+                body: Data(body),
+                numberOnConnection: requestsRead
             )
             let connection = request.header("connection")?.lowercased()
             let keepAlive =

@@ -17,6 +17,9 @@ extension LoopbackServer {
         public let headers: [(name: String, value: String)]
         /// The body.
         public let body: Data
+        /// Which request of its connection this is: 1 for the first, 2 for the first one
+        /// sent on a kept-alive connection, and so on.
+        public let numberOnConnection: Int
 
         /// Creates a request.
         ///
@@ -25,16 +28,19 @@ extension LoopbackServer {
         ///   - target: The request target: path and query.
         ///   - headers: The header fields in order.
         ///   - body: The body; empty for none.
+        ///   - numberOnConnection: Which request of its connection this is, from 1.
         public init(
             method: String,
             target: String,
             headers: [(name: String, value: String)],
-            body: Data
+            body: Data,
+            numberOnConnection: Int = 1
         ) {
             self.method = method
             self.target = target
             self.headers = headers
             self.body = body
+            self.numberOnConnection = numberOnConnection
         }
 
         /// The path of the target, without the query.

@@ -186,8 +186,8 @@ public final class MockTransport: StreamingTransport {
         case .failure(let error):
             throw error
         case .response(let response):
-            if response.rawBytes != nil {
-                throw URLError(.badServerResponse)
+            if let rawBytes = response.rawBytes {
+                throw URLError(rawBytes.isEmpty ? .networkConnectionLost : .badServerResponse)
             }
             if let count = response.truncatedAfterBodyBytes, count < response.body.count {
                 throw URLError(.networkConnectionLost)

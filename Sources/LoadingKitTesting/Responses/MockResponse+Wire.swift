@@ -52,6 +52,17 @@ extension MockResponse {
         return response
     }
 
+    /// No answer at all: the server reads the request and closes its connection, as
+    /// one does that closes an idle kept-alive connection just as a request arrives. On
+    /// ``MockTransport`` the request fails with `URLError(.networkConnectionLost)`.
+    ///
+    /// ```swift
+    /// server.route("/posts/1", method: .put) { request in
+    ///     request.numberOnConnection > 1 ? .closedUnanswered : .json(post)
+    /// }
+    /// ```
+    public static var closedUnanswered: MockResponse { garbage(Data()) }
+
     /// A copy without `Content-Length`, whose body ends when the connection closes.
     ///
     /// - Returns: The copy.
