@@ -39,6 +39,27 @@ struct ManualClockTests {
         await sleeper.valuePropagatingCancellation
     }
 
+    @Test("waiting until tasks sleep at once counts no sleep that was cancelled")
+    func waitUntilSleeping() async {
+        let first = Task { [clock] in try? await clock.sleep(for: .seconds(1)) }
+        let replaced = Task { [clock] in try? await clock.sleep(for: .seconds(1)) }
+        await clock.waitForSleepers(2)
+        replaced.cancel()
+        await replaced.valuePropagatingCancellation
+        #expect(clock.sleeperCount == 1)  // two sleeps started: a count of them would end here
+
+        let waiting = Task { [clock] in
+            await clock.waitUntilSleeping(2)
+            return clock.sleeperCount
+        }
+        let second = Task { [clock] in try? await clock.sleep(for: .seconds(1)) }
+
+        #expect(await waiting.valuePropagatingCancellation == 2)
+        clock.advance(by: .seconds(1))
+        await first.valuePropagatingCancellation
+        await second.valuePropagatingCancellation
+    }
+
     @Test("it is a Clock: generic code sleeps on it, and advancing wakes the sleeper")
     func isAClock() async throws {
         let start = clock.now

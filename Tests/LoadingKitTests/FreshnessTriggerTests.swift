@@ -14,9 +14,14 @@ struct FreshnessTriggerTests {
     let server: LoopbackServer
     let latest = Locked(1)
     let clock = ManualClock()
-    let webservice = Webservice(transport: URLSessionTransport())
+    let recorder = EventRecorder()
+    let webservice: Webservice
 
     init() throws {
+        webservice = Webservice(
+            transport: URLSessionTransport(),
+            configuration: .init(monitor: recorder)
+        )
         server = try LoopbackServer()
         server.route("/posts") { [latest] _ in .json(Post.list([latest.withLock { $0 }])) }
         server.route("/other") { _ in .json(Post.list([9])) }
@@ -70,9 +75,15 @@ struct FreshnessTriggerTests {
             let before = server.requestCount(for: "/posts")
             latest.withLock { $0 = interval + 1 }
             clock.advance(by: .seconds(30))
-            await clock.waitForSleepers(3 * (interval + 1))  // every screen waits again
+            // Every screen waits again: its poll has run. Sleeps counted since the clock
+            // was made would also count a wait replaced, before a late poll ran — which,
+            // run after the next advance, would find its content an interval old.
+            await clock.waitUntilSleeping(3)
             // One, whichever way the polls and the shared request interleave.
-            #expect(server.requestCount(for: "/posts") - before == 1)
+            #expect(
+                server.requestCount(for: "/posts") - before == 1,
+                "interval \(interval):\n\(recorder.lines.joined(separator: "\n"))"
+            )
             for screen in screens {
                 await waitUntil(screen, shows: [interval + 1])
             }

@@ -163,6 +163,27 @@ public final class ManualClock: DatedClock {
         await sleepsStarted.wait(for: count)
     }
 
+    /// Returns once `count` tasks sleep on the clock at the same time — or once the
+    /// calling task is cancelled. Unlike ``waitForSleepers(_:)``, a sleep cancelled or
+    /// over does not count: every poller due has run and waits again.
+    ///
+    /// ```swift
+    /// clock.advance(by: .seconds(30))
+    /// await clock.waitUntilSleeping(3)  // each of three screens polled, and waits again
+    /// ```
+    ///
+    /// - Parameter count: How many tasks sleeping at once.
+    public func waitUntilSleeping(_ count: Int) async {
+        while !Task.isCancelled {
+            // Read together: only a sleep that starts after this can make more sleepers.
+            let started = state.withLock { state in
+                state.sleepers.count >= count ? nil : state.started
+            }
+            guard let started else { return }
+            await sleepsStarted.wait(for: started + 1)
+        }
+    }
+
     /// Runs the clock through the next `count` sleeps, including sleeps started by the
     /// tasks it wakes: waits for each to start, then moves time to the earliest deadline
     /// of the sleepers. It
