@@ -14,7 +14,7 @@ struct CoalescingTests {
 
     /// Returns once `count` callers share the webservice's requests in flight.
     func waitForCallers(_ count: Int, on webservice: Webservice) async {
-        while webservice.sharedCallers < count {
+        while webservice.sharedCallers < count, !Task.isCancelled {
             await Task.yield()
         }
     }

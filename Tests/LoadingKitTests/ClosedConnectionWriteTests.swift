@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import LoadingKit
 import LoadingKitNetworking
@@ -9,9 +10,10 @@ import Testing
 #endif
 
 /// Kept writes against a server that closes connections without answering, as
-/// servers and balancers close idle kept-alive ones: over real `URLSession` on Linux such
-/// a write waited a minute for its timeout; now it is sent again at once, or queued at
-/// once, and applied once.
+/// servers and balancers close idle kept-alive ones, or that takes a write and is slow
+/// to answer: over real `URLSession` on Linux such a write waited a minute for its
+/// timeout; now it is sent again at once, or its caller told at once that it is kept,
+/// and it is applied once.
 @MainActor
 @Suite("Kept writes on connections closed unanswered", .timeLimit(.minutes(1)))
 struct ClosedConnectionWriteTests {
@@ -91,5 +93,51 @@ struct ClosedConnectionWriteTests {
         #expect(server.appliedTitles == ["Kept"])
         #expect(keysRead.allSatisfy { $0 == queued?.idempotencyKey })
         #expect(webservice.configuration.outbox?.pendingWrites.isEmpty == true)
+    }
+
+    @Test(
+        "a kept write the server takes and does not answer is reported queued after the outbox's answer wait, and applied once its answer comes"
+    )
+    func unansweredWriteIsQueued() async throws {
+        let clock = ManualClock()
+        let recorder = EventRecorder()
+        let outbox = Outbox(directory: temporary.url, answerWait: .seconds(3))
+        let webservice = Webservice(
+            transport: URLSessionTransport(),
+            configuration: .init(clock: clock, monitor: recorder, outbox: outbox)
+        )
+        let screen = await screen(on: webservice)
+        let arrived = CounterSignal()
+        let release = DispatchSemaphore(value: 0)
+        defer { release.signal() }  // the server's thread never stays held
+        server.state.withLock { state in
+            state.onPatch = {
+                arrived.increment()
+                release.wait()
+            }
+        }
+        let write = try server.replace(1, with: "Kept").keptUntilSent()
+        let sending = Task { @MainActor () -> QueuedWrite? in
+            do throws(LoadingError) {
+                _ = try await screen.send(write)
+            } catch {
+                if case .webservice(.queued(let kept)) = error { return kept }
+                Issue.record("expected the write to be queued, got \(error)")
+            }
+            return nil
+        }
+
+        await arrived.wait(for: 1)
+        await clock.waitUntilSleeping(1)
+        clock.advance(by: .seconds(3))
+        let queued = try #require(await sending.valuePropagatingCancellation)
+
+        #expect(screen.loadingState.content?.title == "Kept")
+        #expect(outbox.pendingWrites.map(\.sequence) == [queued.sequence])
+        #expect(recorder.events.contains { $0.kind == .writeQueued(sequence: queued.sequence) })
+        release.signal()
+        await recorder.waitForEvents(1) { $0.kind == .writeConfirmed(sequence: queued.sequence) }
+        #expect(server.appliedTitles == ["Kept"])
+        #expect(outbox.pendingWrites.isEmpty)
     }
 }

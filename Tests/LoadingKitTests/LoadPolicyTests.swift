@@ -115,11 +115,11 @@ struct LoadPolicyTests {
     func completionForm() async throws {
         mock.respond(to: "/episodes/1", with: .json(pilot))
         let screen = RecordingScreen(transport: mock)
-        let state = await withCheckedContinuation { continuation in
-            screen.startLoading(resource: Episode.resource(id: 1)) { state in
-                continuation.resume(returning: state)
+        let state = try #require(
+            await callback { reply in
+                screen.startLoading(resource: Episode.resource(id: 1)) { reply($0) }
             }
-        }
+        )
         #expect(state.content == pilot)
         #expect(state.activity == .idle)
     }

@@ -34,15 +34,11 @@ struct MutationReliabilityTests {
 
         let (first, second) = (try create(2), try create(3))
 
-        let saved = await withCheckedContinuation { continuation in
-            screen.send(first) { continuation.resume(returning: $0.value) }
-        }
-        let failed = await withCheckedContinuation { continuation in
-            screen.send(second) { continuation.resume(returning: $0.error) }
-        }
+        let saved = await callback { reply in screen.send(first) { reply($0.value) } }
+        let failed = await callback { reply in screen.send(second) { reply($0.error) } }
 
         #expect(saved == Post(2))
-        #expect(failed?.description.contains("500") == true)
+        #expect(failed??.description.contains("500") == true)
     }
 
     @Test("a completion runs exactly once, however long the screen and the task live")
@@ -54,11 +50,11 @@ struct MutationReliabilityTests {
         let mutation = try create(2)
 
         await confirmation(expectedCount: 1) { completed in
-            await withCheckedContinuation { continuation in
+            await callback { reply in
                 screen?.send(mutation) { saving in
                     #expect(saving.value == Post(2))
                     completed()
-                    continuation.resume()
+                    reply(())
                 }
                 screen = nil
                 gate.open()

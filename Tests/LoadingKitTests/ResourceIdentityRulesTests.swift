@@ -112,7 +112,7 @@ struct ResourceIdentityRulesTests {
 
         let loads = [one.startLoading(resource: first), two.startLoading(resource: first)]
         await gate.waitForArrivals(1)
-        while webservice.sharedCallers < 2 {
+        while webservice.sharedCallers < 2, !Task.isCancelled {
             await Task.yield()
         }
         gate.open()
@@ -298,11 +298,11 @@ struct ResourceIdentityRulesTests {
         let leading = Task { await leader.load(resource: resource) }
         await gate.waitForArrivals()
         let following = follower.startLoading(resource: resource)
-        while webservice.sharedCallers < 2 {
+        while webservice.sharedCallers < 2, !Task.isCancelled {
             await Task.yield()
         }
-        await withCheckedContinuation { continuation in
-            leader.onCancellation = { continuation.resume() }
+        await callback { reply in
+            leader.onCancellation = { reply(()) }
             leading.cancel()
         }
         #expect(leader.loadingState.wasCancelled)
@@ -324,15 +324,14 @@ struct ResourceIdentityRulesTests {
         let screen = PostsScreen(webservice: Webservice(transport: Self.transport))
         let resource = Resource<[Post]>(url: server.url("/posts"))
 
-        let completed = await withCheckedContinuation { continuation in
-            let task = screen.startLoading(resource: resource) { state in
-                continuation.resume(returning: state)
-            }
+        let state = await callback { reply in
+            let task = screen.startLoading(resource: resource) { reply($0) }
             Task {
                 await server.waitForRequests(1)
                 task.cancel()
             }
         }
+        let completed = try #require(state)
         #expect(completed.wasCancelled)
         #expect(completed.error == nil)
         #expect(screen.cancellations == 1)

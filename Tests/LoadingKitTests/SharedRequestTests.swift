@@ -189,7 +189,7 @@ struct SharedRequestTests {
 
     /// Returns once the second screen has joined the first one's request.
     private func waitUntilShared(_ webservice: Webservice) async {
-        while webservice.sharedCallers < 2 {
+        while webservice.sharedCallers < 2, !Task.isCancelled {
             await Task.yield()
         }
     }

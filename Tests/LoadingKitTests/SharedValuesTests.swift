@@ -241,7 +241,7 @@ struct SharedValuesTests {
         task.cancel()
         // The load stays current until its waiting task reports the cancellation, a
         // main-actor turn later: the window this test is about.
-        while screen.loading.awaitedOperation != nil {
+        while screen.loading.awaitedOperation != nil, !Task.isCancelled {
             await Task.yield()
         }
         try #require(screen.loading.currentOperation != nil)
@@ -407,7 +407,7 @@ struct SharedValuesTests {
         await first.load(resource: resource("/posts"), policy: .force)
         first.onConfigure = nil
         await Task.yield()
-        while seenByNextJob == nil {
+        while seenByNextJob == nil, !Task.isCancelled {
             await Task.yield()
         }
         #expect(seenByNextJob == [2, 1])

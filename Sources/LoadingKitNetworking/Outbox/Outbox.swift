@@ -37,6 +37,11 @@ public final class Outbox: Sendable {
     public let maximumWrites: Int
     /// The most bytes the writes' files may take together.
     public let maximumSize: Int
+    /// How long the caller of a kept write's first sending waits for the server's
+    /// answer: past it, the caller is told the write is queued
+    /// (``WebserviceError/queued(_:)``), as for a server that cannot be reached, and the
+    /// sending goes on; its answer is applied when it comes.
+    public let answerWait: Duration
     private let log: @Sendable (String) -> Void
     private let state = Locked(State())
     /// The largest file read back, whatever ``maximumSize`` is now: 64 MiB.
@@ -51,17 +56,21 @@ public final class Outbox: Sendable {
     ///   - directory: Where the writes go; give the outbox a directory of its own.
     ///   - maximumWrites: The most writes it holds. Default: 1,000.
     ///   - maximumSize: The most bytes their files take together. Default: 10 MiB.
+    ///   - answerWait: How long the caller of a kept write waits for the server's answer
+    ///     before it is told the write is queued. Default: 3 seconds.
     ///   - log: Where files it cannot read or write are told; never a body, a header
     ///     or a URL. Default: standard error.
     public init(
         directory: URL,
         maximumWrites: Int = 1_000,
         maximumSize: Int = 10 << 20,
+        answerWait: Duration = .seconds(3),
         log: @escaping @Sendable (String) -> Void = DiskResourceStore.standardErrorLog
     ) {
         self.directory = directory
         self.maximumWrites = maximumWrites
         self.maximumSize = maximumSize
+        self.answerWait = answerWait
         self.log = log
     }
 

@@ -9,13 +9,19 @@ import Foundation
 /// reached — their optimistic changes held in the store meanwhile.
 extension Webservice {
     /// Sends `mutation`, kept until sent, whose turn has come: writes it to the outbox,
-    /// then sends it unless it must wait. Ends its turn.
+    /// then sends it unless it must wait, answering within the outbox's answer wait.
+    /// Ends its turn — once sent, when the sending does.
     func completeKept<A: Sendable>(
         _ mutation: Mutation<A>,
         keeping: Mutation<A>.Keeping,
         startedAs start: MutationStart
     ) async throws(WebserviceError) -> A {
-        defer { start.writes.end(start.turn, in: mutation.scope) }
+        var sendingEndsTurn = false
+        defer {
+            if !sendingEndsTurn {
+                start.writes.end(start.turn, in: mutation.scope)
+            }
+        }
         guard !Task.isCancelled else {
             conclude(mutation, startedAs: start, after: .failure(.cancelled), wasSent: false)
             throw .cancelled
@@ -62,12 +68,26 @@ extension Webservice {
             wait(write, in: outbox, about: mutation.resource)
             throw .queued(record.queuedWrite)
         }
-        let result = await send(record, of: mutation, startedAs: start, in: outbox, isReplay: false)
-        switch result {
-        case .success(let value):
+        sendingEndsTurn = true
+        let sending = Task {
+            defer { start.writes.end(start.turn, in: mutation.scope) }
+            return await send(record, of: mutation, startedAs: start, in: outbox, isReplay: false)
+        }
+        let answer = await withTaskCancellationHandler {
+            await sending.value(within: outbox.answerWait, on: configuration.clock)
+        } onCancel: {
+            sending.cancel()
+        }
+        switch answer {
+        case .success(let value)?:
             return value
-        case .failure(let error):
+        case .failure(let error)?:
             throw error
+        case nil:
+            // No answer yet: the caller hears that the write is kept, as for a server
+            // that cannot be reached, and the sending goes on.
+            report(.writeQueued(sequence: record.sequence), about: mutation.resource)
+            throw .queued(record.queuedWrite)
         }
     }
 

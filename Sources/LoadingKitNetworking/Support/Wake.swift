@@ -31,21 +31,3 @@ package final class Wake: Sendable {
         continuation?.resume()
     }
 }
-
-extension Task where Success == Void, Failure == Never {
-    /// Returns once the task has ended, or at once when the calling task is cancelled —
-    /// by a test's time limit, say. The task itself goes on either way.
-    nonisolated(nonsending) package func waitForEnd() async {
-        guard !Task<Never, Never>.isCancelled else { return }
-        let wake = Wake()
-        await withTaskCancellationHandler {
-            Task<Void, Never>.detached { [self] in
-                await self.value
-                wake.wake()
-            }
-            await wake.wait()
-        } onCancel: {
-            wake.wake()
-        }
-    }
-}
