@@ -4,7 +4,7 @@ import Foundation
 ///
 /// ```swift
 /// var retry = RetryPolicy.standard          // 3 attempts, 0.5 s doubling, ±20 % jitter
-/// retry.onAttempt = { attempt in print("retry \(attempt.number) in \(attempt.delay)") }
+/// retry.onAttempt = { attempt in print("attempt \(attempt.number) in \(attempt.delay)") }
 /// let webservice = Webservice(configuration: .init(retry: retry))
 /// ```
 ///

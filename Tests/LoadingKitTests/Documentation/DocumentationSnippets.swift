@@ -342,7 +342,7 @@ enum PolicySnippets {
     static func configuration() -> Webservice {
         // snippet: policies-configuration
         var retry = RetryPolicy.standard  // 3 attempts, 0.5 s then 1 s apart, ±20 % jitter
-        retry.onAttempt = { attempt in print("retry \(attempt.number) in \(attempt.delay)") }
+        retry.onAttempt = { attempt in print("attempt \(attempt.number) in \(attempt.delay)") }
         let webservice = Webservice(configuration: .init(retry: retry))
         // end snippet
         return webservice
