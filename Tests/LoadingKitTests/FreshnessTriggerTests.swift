@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import LoadingKit
 import LoadingKitNetworking
@@ -63,6 +64,19 @@ struct FreshnessTriggerTests {
 
     @Test("screens showing one resource keep their timers: each interval, every one is revalidated")
     func screensOfOneResourcePoll() async throws {
+        // Each interval's answer is held until all three polls have it: one request,
+        // which two of them join. (Were it answered and stored between a poll's look at
+        // the store and its request, that poll would send a second one: the test of a
+        // stored answer shown by a poll is the next one.)
+        let release = DispatchSemaphore(value: 0)
+        let holds = Locked(false)
+        defer { release.signal() }  // the server's thread never stays held
+        server.route("/posts") { [latest] _ in
+            if holds.withLock({ $0 }) {
+                release.wait()
+            }
+            return .json(Post.list([latest.withLock { $0 }]))
+        }
         var screens: [PostsScreen] = []
         for _ in 0..<3 {
             let screen = PostsScreen(webservice: webservice, clock: clock)
@@ -71,15 +85,15 @@ struct FreshnessTriggerTests {
             screens.append(screen)
         }
         await clock.waitForSleepers(3)
+        holds.withLock { $0 = true }
         for interval in 1...3 {
             let before = server.requestCount(for: "/posts")
             latest.withLock { $0 = interval + 1 }
             clock.advance(by: .seconds(30))
-            // Every screen waits again: its poll has run. Sleeps counted since the clock
-            // was made would also count a wait replaced, before a late poll ran — which,
-            // run after the next advance, would find its content an interval old.
+            await recorder.waitForEvents(2 * interval) { $0.kind == .coalesced }
+            release.signal()
+            // Every screen waits again: its poll has run.
             await clock.waitUntilSleeping(3)
-            // One, whichever way the polls and the shared request interleave.
             #expect(
                 server.requestCount(for: "/posts") - before == 1,
                 "interval \(interval):\n\(recorder.lines.joined(separator: "\n"))"

@@ -64,12 +64,12 @@ package final class WriteTurn: Sendable {
 
     /// Returns once the turn has ended, or at once when the calling task is cancelled.
     func ended() async {
-        let wake = Wake()
-        whenEnded { wake.wake() }
+        let ended = OneShot<Void>()
+        whenEnded { ended.fire(()) }
         await withTaskCancellationHandler {
-            await wake.wait()
+            await ended.wait()
         } onCancel: {
-            wake.wake()
+            ended.fire(())
         }
     }
 

@@ -17,31 +17,12 @@ import LoadingKitNetworking
 public func callback<Value: Sendable>(
     _ body: (_ reply: @escaping @Sendable (Value) -> Void) -> Void
 ) async -> Value? {
-    let waiter = Locked<(continuation: CheckedContinuation<Value?, Never>?, isOver: Bool)>(
-        (nil, false)
-    )
-    let finish: @Sendable (Value?) -> Void = { value in
-        let continuation = waiter.withLock { waiter in
-            defer { waiter = (nil, true) }
-            return waiter.isOver ? nil : waiter.continuation
-        }
-        continuation?.resume(returning: value)
-    }
+    guard !Task.isCancelled else { return nil }
+    let reply = OneShot<Value?>()
     return await withTaskCancellationHandler {
-        await withCheckedContinuation { continuation in
-            let isOver = waiter.withLock { waiter in
-                if !waiter.isOver {
-                    waiter.continuation = continuation
-                }
-                return waiter.isOver
-            }
-            if isOver {
-                continuation.resume(returning: nil)
-                return
-            }
-            body { finish($0) }
-        }
+        body { reply.fire($0) }
+        return await reply.wait()
     } onCancel: {
-        finish(nil)
+        reply.fire(nil)
     }
 }
