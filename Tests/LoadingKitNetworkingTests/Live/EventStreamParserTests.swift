@@ -326,12 +326,12 @@ struct EventStreamParserTests {
     @Test("random bodies, split at random, dispatch what the reference reading does")
     func randomSplits() {
         var generator = SeededGenerator(seed: 0x5E5_0001)
-        for index in 0..<Self.splitCases {
+        for index in 0..<SplitBodies.count {
             let body = Self.randomBody(using: &generator)
             let expected = Reference.interpret(body, lastEventID: "start")
             let whole = interpret([body], lastEventID: "start")
             let split = interpret(
-                Self.randomChunks(of: body, using: &generator),
+                SplitBodies.chunks(of: body, using: &generator),
                 lastEventID: "start"
             )
             #expect(whole == expected, "case \(index): \(body)")
@@ -349,12 +349,12 @@ struct EventStreamParserTests {
     @Test("random bodies past the limits throw as they do whole")
     func randomSplitsWithLimits() {
         var generator = SeededGenerator(seed: 0x5E5_0002)
-        for index in 0..<Self.splitCases {
+        for index in 0..<SplitBodies.count {
             let body = Self.randomBody(using: &generator)
             let limit = Int.random(in: 4...40, using: &generator)
             let whole = interpret([body], maximumLineLength: limit)
             let split = interpret(
-                Self.randomChunks(of: body, using: &generator),
+                SplitBodies.chunks(of: body, using: &generator),
                 maximumLineLength: limit
             )
             #expect(split.error == whole.error, "case \(index): \(body)")
@@ -417,21 +417,6 @@ extension EventStreamParserTests {
     /// Parses each of `texts` as a chunk, then ends the body.
     func interpret(texts: [String], maximumLineLength: Int = 1 << 20) -> Outcome {
         interpret(texts.map { Array($0.utf8) }, maximumLineLength: maximumLineLength)
-    }
-
-    /// How many random bodies the split tests try: `LOADINGKIT_SPLIT_CASES`, or 500.
-    static let splitCases =
-        ProcessInfo.processInfo.environment["LOADINGKIT_SPLIT_CASES"].flatMap(Int.init) ?? 500
-
-    /// `body` cut at up to 20 random places.
-    static func randomChunks(
-        of body: [UInt8],
-        using generator: inout SeededGenerator
-    ) -> [[UInt8]] {
-        let cuts = (0..<Int.random(in: 1...20, using: &generator))
-            .map { _ in Int.random(in: 0...body.count, using: &generator) }
-            .sorted()
-        return zip([0] + cuts, cuts + [body.count]).map { Array(body[$0..<$1]) }
     }
 
     /// A body of random lines: known and unknown fields, comments and blank lines, with

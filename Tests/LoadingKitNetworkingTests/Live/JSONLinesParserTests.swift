@@ -118,13 +118,13 @@ struct JSONLinesParserTests {
     @Test("random bodies, split at random, give the lines the reference reading does")
     func randomSplits() {
         var generator = SeededGenerator(seed: 0x1D5_0001)
-        for index in 0..<Self.splitCases {
+        for index in 0..<SplitBodies.count {
             let body = Self.randomBody(using: &generator)
             let limit = Int.random(in: 0...40, using: &generator)
             let expected = Reference.interpret(body, maximumLineLength: limit)
             let whole = interpret([body], maximumLineLength: limit)
             let split = interpret(
-                Self.randomChunks(of: body, using: &generator),
+                SplitBodies.chunks(of: body, using: &generator),
                 maximumLineLength: limit
             )
             // The lines of a chunk that throws are not returned: only the errors compare.
@@ -175,21 +175,6 @@ extension JSONLinesParserTests {
         "1\n2\n", "1\r\n2\r\n", "\n\n1\n \n\t\r\n2", "{\"a\": \"é😀\"}\r\n[1,\r2]\r", "\r\r\n\r",
         " 1 \n\n", "",
     ]
-
-    /// How many random bodies the split test tries: `LOADINGKIT_SPLIT_CASES`, or 500.
-    static let splitCases =
-        ProcessInfo.processInfo.environment["LOADINGKIT_SPLIT_CASES"].flatMap(Int.init) ?? 500
-
-    /// `body` cut at up to 20 random places.
-    static func randomChunks(
-        of body: [UInt8],
-        using generator: inout SeededGenerator
-    ) -> [[UInt8]] {
-        let cuts = (0..<Int.random(in: 1...20, using: &generator))
-            .map { _ in Int.random(in: 0...body.count, using: &generator) }
-            .sorted()
-        return zip([0] + cuts, cuts + [body.count]).map { Array(body[$0..<$1]) }
-    }
 
     /// A body of random lines: JSON, blanks, multi-byte characters and invalid bytes,
     /// ended with LF, CRLF or a CR that ends nothing, and sometimes not ended at all.
