@@ -118,9 +118,11 @@ struct MutationAnswerTests {
                 .storingAnswer(as: Post.resource(id: 3))
         }
 
+        // Unscoped writes run side by side: the second is sent once the first is held,
+        // so that each request takes its own gate.
         let first = detail.send(try rename(to: "A")) { _ in }
-        let second = detail.send(try rename(to: "B")) { _ in }
         await firstGate.waitForArrivals()
+        let second = detail.send(try rename(to: "B")) { _ in }
         firstGate.open()
         await first.finish()
         await secondGate.waitForArrivals()
