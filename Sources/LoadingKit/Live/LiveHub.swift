@@ -53,13 +53,7 @@ final class LiveHub<Event: Sendable>: Sendable {
             return (hub, id, current, true)
         }
         if isNew {
-            Task { @MainActor in
-                var batches = hub.following.makeBatchIterator()
-                while let batch = await batches.next(isolation: MainActor.shared) {
-                    hub.deliver(batch)
-                }
-                hub.close()
-            }
+            hub.following.forward(to: { hub.deliver($0) }, ended: { hub.close() })
         }
         handler([.state(current)])
         return LiveMembership { hub.remove(id) }
@@ -95,7 +89,7 @@ final class LiveHub<Event: Sendable>: Sendable {
             if let new = updates.last(where: { $0.connectionState != nil })?.connectionState {
                 state.current = new
             }
-            return state.handlers.map(\.handler)
+            return state.handlers.map { $0.handler }
         }
         for handler in handlers {
             handler(updates)

@@ -23,18 +23,18 @@ import Synchronization
 final class LiveConnection<Event: Sendable>: LiveConnectionClosing {
     /// Where one follower's updates go.
     private final class Recipient: Sendable {
-        let continuation: AsyncStream<[LiveUpdate<Event>]>.Continuation
+        let mailbox: LiveMailbox<Event>
         let hasLeft = Atomic(false)
 
-        init(_ continuation: AsyncStream<[LiveUpdate<Event>]>.Continuation) {
-            self.continuation = continuation
+        init(_ mailbox: LiveMailbox<Event>) {
+            self.mailbox = mailbox
         }
 
         /// Hands `updates` over in one piece — the events of one chunk are taken in
         /// one turn — unless the follower left.
         func hand(_ updates: [LiveUpdate<Event>]) {
             guard !hasLeft.load(ordering: .acquiring) else { return }
-            continuation.yield(updates)
+            mailbox.put(updates)
         }
     }
 
@@ -81,28 +81,28 @@ final class LiveConnection<Event: Sendable>: LiveConnectionClosing {
     /// A new follower, told the state first; the first one starts the connection.
     /// `nil` once the connection closed.
     func join() -> LiveFollowing<Event>? {
-        let (updates, continuation) = AsyncStream<[LiveUpdate<Event>]>.makeStream()
+        let mailbox = LiveMailbox<Event>()
         let id: UInt64? = state.withLock { state in
             guard !state.isClosed else { return nil }
             state.lastFollower += 1
             state.followers[state.lastFollower] = Follower(
-                recipient: Recipient(continuation),
+                recipient: Recipient(mailbox),
                 backlog: 1
             )
             // Nobody reads the new follower's updates yet: no task is woken under the lock.
-            continuation.yield([.state(state.current)])
+            mailbox.put([.state(state.current)])
             if state.task == nil {
                 state.task = Task.detached { [self] in await run() }
             }
             return state.lastFollower
         }
         guard let id else { return nil }
-        continuation.onTermination = { [weak self] _ in self?.leave(id) }
+        mailbox.whenCancelled { [weak self] in self?.leave(id) }
         return LiveFollowing(
-            updates: updates,
+            updates: mailbox,
             leave: { [weak self] in
                 self?.leave(id)
-                continuation.finish()
+                mailbox.finish()
             },
             taken: { [weak self] count in self?.take(count, from: id) }
         )
@@ -170,7 +170,7 @@ final class LiveConnection<Event: Sendable>: LiveConnectionClosing {
             for id in state.followers.keys {
                 state.followers[id]!.backlog += updates.count
             }
-            return state.followers.values.map(\.recipient)
+            return state.followers.values.map { $0.recipient }
         }
         for recipient in recipients {
             recipient.hand(updates)
@@ -185,7 +185,7 @@ final class LiveConnection<Event: Sendable>: LiveConnectionClosing {
             for id in state.followers.keys {
                 state.followers[id]!.backlog += 1
             }
-            return state.followers.values.map(\.recipient)
+            return state.followers.values.map { $0.recipient }
         }
         for recipient in recipients {
             recipient.hand([.state(new)])
@@ -201,12 +201,12 @@ final class LiveConnection<Event: Sendable>: LiveConnectionClosing {
             state.current = .stopped(stop)
             state.isClosed = true
             defer { state.followers = [:] }
-            return state.followers.values.map(\.recipient)
+            return state.followers.values.map { $0.recipient }
         }
         report(.liveStopped)
         for recipient in recipients {
             recipient.hand([.state(.stopped(stop))])
-            recipient.continuation.finish()
+            recipient.mailbox.finish()
         }
     }
 

@@ -25,16 +25,16 @@ public struct LiveFollowing<Event: Sendable>: AsyncSequence, Sendable {
     public static var maximumBacklog: Int { 1024 }
 
     /// The updates, the events of one chunk of the body together.
-    private let batches: AsyncStream<[LiveUpdate<Event>]>
+    private let ticket: Ticket
     private let leave: @Sendable () -> Void
     private let taken: @Sendable (Int) -> Void
 
     init(
-        updates batches: AsyncStream<[LiveUpdate<Event>]>,
+        updates mailbox: LiveMailbox<Event>,
         leave: @escaping @Sendable () -> Void,
         taken: @escaping @Sendable (Int) -> Void
     ) {
-        self.batches = batches
+        ticket = Ticket(mailbox: mailbox)
         self.leave = leave
         self.taken = taken
     }
@@ -43,13 +43,29 @@ public struct LiveFollowing<Event: Sendable>: AsyncSequence, Sendable {
     ///
     /// - Returns: The iterator of the updates.
     public func makeAsyncIterator() -> Iterator {
-        Iterator(batches: makeBatchIterator())
+        Iterator(ticket: ticket, taken: taken)
     }
 
-    /// The updates a piece at a time — the events of one chunk of the body together —
-    /// for a screen that shows each piece in one turn.
-    package func makeBatchIterator() -> BatchIterator {
-        BatchIterator(base: batches.makeAsyncIterator(), taken: taken)
+    /// Hands the updates to `handler` on the main actor — all that wait in one call, the
+    /// events of one chunk of the body or more — until following ends, then runs
+    /// `ended`: how screens follow, one main-actor job for each piece. Instead of
+    /// iterating; call it once.
+    ///
+    /// - Parameters:
+    ///   - handler: Shows the updates.
+    ///   - ended: Runs once, after the last updates.
+    package func forward(
+        to handler: @escaping @MainActor @Sendable ([LiveUpdate<Event>]) -> Void,
+        ended: @escaping @MainActor @Sendable () -> Void
+    ) {
+        let taken = self.taken
+        ticket.mailbox.forward(
+            to: { updates in
+                taken(updates.count)
+                handler(updates)
+            },
+            ended: ended
+        )
     }
 
     /// Stops following: the updates end after those already received, and the
@@ -65,11 +81,13 @@ public struct LiveFollowing<Event: Sendable>: AsyncSequence, Sendable {
 
     /// Reads a follower's updates one at a time.
     public struct Iterator: AsyncIteratorProtocol {
-        private var batches: BatchIterator
+        private let ticket: Ticket
+        private let taken: @Sendable (Int) -> Void
         private var pending: ArraySlice<LiveUpdate<Event>> = []
 
-        init(batches: BatchIterator) {
-            self.batches = batches
+        init(ticket: Ticket, taken: @escaping @Sendable (Int) -> Void) {
+            self.ticket = ticket
+            self.taken = taken
         }
 
         /// The next update, or `nil` once following ended.
@@ -87,36 +105,25 @@ public struct LiveFollowing<Event: Sendable>: AsyncSequence, Sendable {
             isolation actor: isolated (any Actor)?
         ) async -> LiveUpdate<Event>? {
             while pending.isEmpty {
-                guard let batch = await batches.next(isolation: actor) else { return nil }
+                guard let batch = await ticket.mailbox.take(isolation: actor) else { return nil }
+                taken(batch.count)
                 pending = batch[...]
             }
             return pending.popFirst()
         }
     }
 
-    /// Reads a follower's updates a piece at a time, telling the connection each piece
-    /// it takes.
-    package struct BatchIterator {
-        private var base: AsyncStream<[LiveUpdate<Event>]>.Iterator
-        private let taken: @Sendable (Int) -> Void
+    /// The follower's hold on its mailbox: released by the sequence and every iterator,
+    /// it cancels the mailbox, and the follower leaves.
+    final class Ticket: Sendable {
+        let mailbox: LiveMailbox<Event>
 
-        init(
-            base: AsyncStream<[LiveUpdate<Event>]>.Iterator,
-            taken: @escaping @Sendable (Int) -> Void
-        ) {
-            self.base = base
-            self.taken = taken
+        init(mailbox: LiveMailbox<Event>) {
+            self.mailbox = mailbox
         }
 
-        /// The next piece, or `nil` once following ended.
-        package mutating func next(
-            isolation actor: isolated (any Actor)?
-        ) async -> [LiveUpdate<Event>]? {
-            let batch = await base.next(isolation: actor)
-            if let batch {
-                taken(batch.count)
-            }
-            return batch
+        deinit {
+            mailbox.cancel()
         }
     }
 }

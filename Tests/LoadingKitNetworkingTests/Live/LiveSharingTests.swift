@@ -97,6 +97,42 @@ struct LiveSharingTests {
         #expect(webservice.liveConnectionCount == 0)
     }
 
+    @Test("a following released without being read leaves: the connection closes")
+    func releasingLeaves() async {
+        let body = StreamedBody()
+        mock.respond(to: "/events", with: .eventStream(body))
+        let webservice = Webservice(transport: mock)
+        do {
+            let following = webservice.follow(live)
+            await body.waitUntilOpened()
+            #expect(webservice.liveConnectionCount == 1)
+            _ = following
+        }
+        await body.waitUntilClientLeft()
+        #expect(webservice.liveConnectionCount == 0)
+    }
+
+    @Test("a follower on the main actor gets every update in order, pieces sent faster than read")
+    @MainActor
+    func mainActorFollowerInOrder() async {
+        let body = StreamedBody()
+        mock.respond(to: "/events", with: .eventStream(body))
+        let webservice = Webservice(transport: mock)
+        var received: [String] = []
+        for await update in webservice.follow(live) {
+            if update.connectionState == .connected {
+                for number in 1...200 {
+                    body.send("data: \(number)\n\n")
+                }
+            }
+            if let raw = update.rawEvent {
+                received.append(raw.data)
+                if received.count == 200 { break }
+            }
+        }
+        #expect(received == (1...200).map(String.init))
+    }
+
     @Test("following again after the connection closed opens a new one")
     func followAgain() async {
         let first = StreamedBody()
