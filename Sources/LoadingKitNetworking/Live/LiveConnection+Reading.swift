@@ -32,13 +32,13 @@ extension LiveConnection {
         resumingAfter lastEventID: String,
         watchedBy watch: IdleWatch?
     ) async -> Outcome {
-        var framer = live.framing.framer(lastEventID: lastEventID)
+        let reading = SharedFramer(live.framing.framer(lastEventID: lastEventID))
         func outcome(_ ending: Ending, delivered: Bool = false) -> Outcome {
             Outcome(
                 ending: ending,
                 delivered: delivered,
-                lastEventID: framer.lastEventID,
-                reconnectionTime: framer.reconnectionTime
+                lastEventID: reading.framer.lastEventID,
+                reconnectionTime: reading.framer.reconnectionTime
             )
         }
         // Nobody follows any more: nothing is sent.
@@ -56,14 +56,29 @@ extension LiveConnection {
         }
         enter(.connected)
         report(.liveConnected)
+        // Each chunk is framed and delivered on the transport's thread as it arrives; a
+        // follower far behind holds the chunks after it until this task drains them.
+        let relay = body.chunkRelay
+        relay.start { [self] chunk in
+            watch?.touch()
+            let events = try reading.framer.parse(chunk)
+            guard !events.isEmpty else { return false }
+            deliver(events, from: sent)
+            return hasFollowerBehind
+        }
         do {
-            for try await chunk in body {
-                watch?.touch()
-                let events = try framer.parse(chunk)
-                if !events.isEmpty {
-                    deliver(events, from: sent)
-                    await waitForFollowers()
+            let end = try await withTaskCancellationHandler {
+                while true {
+                    switch try await relay.drain() {
+                    case .holding:
+                        await waitForFollowers()
+                    case .ended(let end):
+                        return end
+                    }
                 }
+            } onCancel: {
+                body.cancel()
+                relay.cancel()
             }
             if Task.isCancelled {
                 return outcome(
@@ -71,10 +86,14 @@ extension LiveConnection {
                     delivered: true
                 )
             }
-            deliver(framer.finish(), from: sent)
+            if let end {
+                throw end
+            }
+            deliver(reading.framer.finish(), from: sent)
             return outcome(.interrupted(.ended, retryAfter: nil), delivered: true)
         } catch let error as LiveStreamError {
             body.cancel()
+            relay.cancel()
             return outcome(.stopped(.failed(error)), delivered: true)
         } catch {
             return outcome(ended(by: error, of: sent, watchedBy: watch), delivered: true)
@@ -203,5 +222,16 @@ extension LiveConnection {
             }
         }
         tell(updates)
+    }
+}
+
+/// A connection's framer, used by one thread at a time: the transport's while the chunk
+/// relay hands it chunks as they arrive, the reading task's while it drains those held —
+/// the relay's lock orders the two.
+final class SharedFramer: @unchecked Sendable {
+    var framer: LiveFraming.Framer
+
+    init(_ framer: LiveFraming.Framer) {
+        self.framer = framer
     }
 }

@@ -120,10 +120,15 @@ final class LiveConnection<Event: Sendable>: LiveConnectionClosing {
         held?.resume()
     }
 
+    /// Whether a follower is more than ``LiveFollowing/maximumBacklog`` updates behind.
+    var hasFollowerBehind: Bool {
+        state.withLock { $0.isBehind }
+    }
+
     /// Returns once no follower is more than ``LiveFollowing/maximumBacklog`` updates
     /// behind — at once in the common case — or once the calling task is cancelled.
     func waitForFollowers() async {
-        guard state.withLock({ $0.isBehind }) else { return }
+        guard hasFollowerBehind else { return }
         await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 let waits = state.withLock { state in

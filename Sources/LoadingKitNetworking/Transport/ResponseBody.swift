@@ -21,6 +21,9 @@ public struct ResponseBody: AsyncSequence, Sendable {
 
     private let chunks: AsyncThrowingStream<Data, any Error>
     private let stop: Stop
+    /// Where the transport hands the chunks, when it hands them to a relay rather than
+    /// to the stream: `URLSessionTransport`'s bodies.
+    package private(set) var relay: ChunkRelay?
 
     /// Creates a body that reads `chunks` and runs `onCancel` once when it is cancelled,
     /// released or its reader's task is cancelled before the chunks end: the hook of a
@@ -70,7 +73,25 @@ public struct ResponseBody: AsyncSequence, Sendable {
     ///
     /// - Returns: The iterator of the chunks.
     public func makeAsyncIterator() -> AsyncThrowingStream<Data, any Error>.Iterator {
-        chunks.makeAsyncIterator()
+        relay?.startStreaming()
+        return chunks.makeAsyncIterator()
+    }
+
+    /// The body, its chunks handed by the transport to `relay`, which feeds the stream
+    /// when the body is iterated.
+    ///
+    /// - Parameter relay: The relay, made with the body's continuation.
+    /// - Returns: The body.
+    package func relayed(by relay: ChunkRelay) -> ResponseBody {
+        var body = self
+        body.relay = relay
+        return body
+    }
+
+    /// The relay the body's chunks go through: the transport's own, or one that
+    /// iterates the body in a task of its own.
+    package var chunkRelay: ChunkRelay {
+        relay ?? ChunkRelay.pumping(self)
     }
 
     /// Runs the stopping hook at most once.

@@ -56,16 +56,18 @@ extension URLSessionTransport: StreamingTransport {
         private let phase = Locked(Phase.pending)
         private let task: URLSessionDataTask
         private let body: ResponseBody
-        private let chunks: AsyncThrowingStream<Data, any Error>.Continuation
+        private let relay: ChunkRelay
         /// Header fields dropped on a redirect to another origin, besides the policy's.
         let credentialFields: Set<String>
 
         init(task: URLSessionDataTask, credentialFields: Set<String>) {
             self.task = task
             self.credentialFields = credentialFields
-            (body, chunks) = ResponseBody.makeBody {
+            let (body, chunks) = ResponseBody.makeBody {
                 Exchange.cancellation.async { task.cancel() }
             }
+            relay = ChunkRelay(streamingInto: chunks)
+            self.body = body.relayed(by: relay)
         }
 
         /// Installs the head's continuation; returns whether the task should be
@@ -114,9 +116,9 @@ extension URLSessionTransport: StreamingTransport {
 
         /// Passes a chunk of the body on. FoundationNetworking cannot pause a transfer
         /// (a suspended data task does not go on where it stopped): a reader far behind
-        /// leaves the chunks waiting here.
+        /// leaves the chunks waiting in the relay.
         func receive(_ data: Data) {
-            chunks.yield(data)
+            relay.receive(data)
         }
 
         /// Ends the body, or the wait for the head, with the task's outcome.
@@ -134,9 +136,9 @@ extension URLSessionTransport: StreamingTransport {
             if let error {
                 let code = (error as? URLError)?.code
                 // libcurl reports a body cut short as an unknown error.
-                chunks.finish(throwing: code == .unknown ? URLError(.networkConnectionLost) : error)
+                relay.finish(throwing: code == .unknown ? URLError(.networkConnectionLost) : error)
             } else {
-                chunks.finish()
+                relay.finish(throwing: nil)
             }
         }
 

@@ -1,0 +1,308 @@
+import Foundation
+
+/// Where the chunks of a streamed body go: kept until its reader chooses, then into the
+/// body's stream for a reader iterating it, or handed to a consumer as they arrive, on
+/// the transport's thread — the live reading's route, with no thread hop per chunk.
+///
+/// ```swift
+/// relay.receive(chunk)                        // the transport, as chunks arrive
+/// relay.start { chunk in try consume(chunk) } // true: hold the next chunks
+/// while case .holding = try await relay.drain() {
+///     await waitUntilReady()
+/// }
+/// ```
+///
+/// A consumer that asks to hold is handed nothing more on the transport's thread: the
+/// chunks that arrive wait here, and the reading task consumes them at its next
+/// ``drain()``. The consumer is never called by two threads at once, and every chunk
+/// reaches it once, in order.
+package final class ChunkRelay: Sendable {
+    /// Consumes a chunk; returns whether the chunks after it wait for the next
+    /// ``ChunkRelay/drain()``.
+    package typealias Consumer = @Sendable (Data) throws -> Bool
+
+    /// Where the reading stands after ``ChunkRelay/drain()``.
+    package enum Progress: Sendable {
+        /// The consumer asked to hold: drain again once it can take more.
+        case holding
+        /// Every chunk was consumed and the body ended: by itself (`nil`) or with the
+        /// error.
+        case ended((any Error)?)
+    }
+
+    private enum Mode {
+        /// Nobody reads yet: chunks wait.
+        case undecided
+        /// A reader iterates the body's stream.
+        case streaming
+        /// The consumer takes the chunks.
+        case relaying(Consumer)
+        /// Over: chunks that still come are dropped.
+        case done
+    }
+
+    private struct State {
+        var mode = Mode.undecided
+        var waiting: [Data] = []
+        /// How the body ended, once it did: by itself (`.some(nil)`) or with the error.
+        var end: (any Error)??
+        /// Whether arriving chunks wait instead of going to the consumer at once.
+        var isHeld = true
+        /// Whether the consumer runs on the transport's thread now.
+        var isConsuming = false
+        /// Whether the consumer asked, on the transport's thread, to hold.
+        var holdAsked = false
+        /// What the consumer threw on the transport's thread.
+        var failure: (any Error)?
+
+        /// Whether the reading task has something to do.
+        var hasNews: Bool {
+            !isConsuming && (holdAsked || failure != nil || end != nil || !waiting.isEmpty)
+        }
+        /// The reading task, waiting for the consumer to hold, fail or the body to end.
+        var reader: CheckedContinuation<Void, Never>?
+        /// The task that feeds a body of another transport through the relay.
+        var pump: Task<Void, Never>?
+    }
+
+    private let state = Locked(State())
+    /// The body's stream, for a reader iterating it; `nil` for a pumped body.
+    private let stream: AsyncThrowingStream<Data, any Error>.Continuation?
+
+    /// A relay that feeds `stream` once a reader iterates the body.
+    ///
+    /// - Parameter stream: The continuation of the body's stream.
+    package init(streamingInto stream: AsyncThrowingStream<Data, any Error>.Continuation?) {
+        self.stream = stream
+    }
+
+    /// A relay fed by iterating `body` in a task of its own: the route for a body of
+    /// another transport.
+    ///
+    /// - Parameter body: The body, iterated once.
+    /// - Returns: The relay.
+    package static func pumping(_ body: ResponseBody) -> ChunkRelay {
+        let relay = ChunkRelay(streamingInto: nil)
+        let pump = Task {
+            do {
+                for try await chunk in body {
+                    relay.receive(chunk)
+                }
+                relay.finish(throwing: nil)
+            } catch {
+                relay.finish(throwing: error)
+            }
+        }
+        relay.state.withLock { $0.pump = pump }
+        return relay
+    }
+
+    // MARK: - The transport's side
+
+    /// A chunk arrived: to the consumer at once unless it holds, to the stream of a
+    /// reader iterating the body, or kept.
+    ///
+    /// - Parameter chunk: The chunk.
+    package func receive(_ chunk: Data) {
+        let consumer = state.withLock { state -> Consumer? in
+            switch state.mode {
+            case .undecided:
+                state.waiting.append(chunk)
+            case .streaming:
+                stream?.yield(chunk)
+            case .relaying(let consumer):
+                guard state.isHeld else {
+                    state.isConsuming = true
+                    return consumer
+                }
+                state.waiting.append(chunk)
+            case .done:
+                break
+            }
+            return nil
+        }
+        guard let consumer else { return }
+        // Nothing else calls the consumer while it does not hold: the reading task waits
+        // until it returned.
+        var holds = false
+        var failure: (any Error)?
+        do {
+            holds = try consumer(chunk)
+        } catch {
+            failure = error
+        }
+        wakeReader { state in
+            state.isConsuming = false
+            state.failure = failure
+            if holds {
+                state.isHeld = true
+                state.holdAsked = true
+            }
+        }
+    }
+
+    /// The body ended, by itself (`nil`) or with `error`.
+    ///
+    /// - Parameter error: What ended it, if anything.
+    package func finish(throwing error: (any Error)?) {
+        let streamEnd = state.withLock { state -> (any Error)?? in
+            guard state.end == nil else { return nil }
+            state.end = .some(error)
+            switch state.mode {
+            case .streaming:
+                state.mode = .done
+                return .some(error)
+            case .relaying:
+                // Nobody reads the stream: it ends as finished, not as given up.
+                return .some(nil)
+            case .undecided, .done:
+                return nil
+            }
+        }
+        if let streamEnd {
+            stream?.finish(throwing: streamEnd)
+        }
+        wakeReader { _ in }
+    }
+
+    /// Ends the relay at once, with `CancellationError`, and stops a pump.
+    package func cancel() {
+        finish(throwing: CancellationError())
+        state.withLock { $0.pump }?.cancel()
+    }
+
+    /// Changes the state with `change` and resumes the waiting reading task, if it has
+    /// something to do.
+    private func wakeReader(_ change: (inout State) -> Void) {
+        state.withLock { state -> CheckedContinuation<Void, Never>? in
+            change(&state)
+            guard state.hasNews else { return nil }
+            defer { state.reader = nil }
+            return state.reader
+        }?.resume()
+    }
+
+    // MARK: - The reader's side
+
+    /// The reader iterates the body: the chunks kept, then those that arrive, go to the
+    /// body's stream.
+    package func startStreaming() {
+        let (waiting, end) = state.withLock { state in
+            guard case .undecided = state.mode else { return ([Data](), (any Error)??.none) }
+            state.mode = state.end == nil ? .streaming : .done
+            defer { state.waiting = [] }
+            return (state.waiting, state.end)
+        }
+        for chunk in waiting {
+            stream?.yield(chunk)
+        }
+        if let end {
+            stream?.finish(throwing: end)
+        }
+    }
+
+    /// Hands the chunks to `consumer` from now on: those kept at the next
+    /// ``drain()``, in the reading task, then the others as they arrive.
+    ///
+    /// - Parameter consumer: Consumes each chunk; never called by two threads at once.
+    package func start(_ consumer: @escaping Consumer) {
+        state.withLock { state in
+            guard case .undecided = state.mode else { return }
+            state.mode = .relaying(consumer)
+        }
+    }
+
+    /// Consumes the chunks waiting, in the calling task; once none wait, lets the next
+    /// go to the consumer as they arrive, and returns when the consumer asks to hold
+    /// or the body ended.
+    ///
+    /// - Returns: Whether to drain again, or how the body ended.
+    /// - Throws: What the consumer threw.
+    package func drain() async throws -> Progress {
+        while true {
+            let step = state.withLock { state -> Step in
+                guard case .relaying(let consumer) = state.mode else {
+                    return .end(state.end ?? nil)
+                }
+                if state.isConsuming {
+                    return .wait
+                }
+                if let failure = state.failure {
+                    state.mode = .done
+                    return .fail(failure)
+                }
+                if state.holdAsked {
+                    state.holdAsked = false
+                    return .holding
+                }
+                if !state.waiting.isEmpty {
+                    state.isHeld = true
+                    defer { state.waiting = [] }
+                    return .consume(state.waiting, consumer)
+                }
+                if let end = state.end {
+                    state.mode = .done
+                    return .end(end)
+                }
+                state.isHeld = false
+                return .wait
+            }
+            switch step {
+            case .consume(let chunks, let consumer):
+                for (index, chunk) in chunks.enumerated() {
+                    let holds: Bool
+                    do {
+                        holds = try consumer(chunk)
+                    } catch {
+                        state.withLock { $0.mode = .done }
+                        throw error
+                    }
+                    if holds {
+                        state.withLock {
+                            $0.waiting.insert(contentsOf: chunks[(index + 1)...], at: 0)
+                        }
+                        return .holding
+                    }
+                }
+            case .fail(let error):
+                throw error
+            case .holding:
+                return .holding
+            case .end(let end):
+                return .ended(end)
+            case .wait:
+                await waitForNews()
+            }
+        }
+    }
+
+    /// Whether a ``drain()`` waits while chunks go to the consumer as they arrive: what
+    /// a test waits for before it hands a chunk over on the transport's thread.
+    package var isDrainWaiting: Bool {
+        state.withLock { $0.reader != nil }
+    }
+
+    /// One turn of ``drain()``.
+    private enum Step {
+        case consume([Data], Consumer)
+        case fail(any Error)
+        case holding
+        case end((any Error)?)
+        case wait
+    }
+
+    /// Returns once the consumer held or failed, or the body ended — and the consumer
+    /// is not running on the transport's thread.
+    private func waitForNews() async {
+        await withCheckedContinuation { reader in
+            let isNews = state.withLock { state in
+                guard !state.hasNews else { return true }
+                state.reader = reader
+                return false
+            }
+            if isNews {
+                reader.resume()
+            }
+        }
+    }
+}

@@ -1,0 +1,202 @@
+import Dispatch
+import Foundation
+import LoadingKitNetworking
+import LoadingKitTesting
+import Testing
+
+/// The chunks a consumer got, in order, and whether it asks to hold after each.
+private final class Consumed: Sendable {
+    private let chunks = Locked<[String]>([])
+    private let holdsAfter: Set<String>
+    private let failsAt: String?
+
+    init(holdingAfter holdsAfter: Set<String> = [], failingAt failsAt: String? = nil) {
+        self.holdsAfter = holdsAfter
+        self.failsAt = failsAt
+    }
+
+    var all: [String] { chunks.withLock { $0 } }
+
+    func consume(_ data: Data) throws -> Bool {
+        let text = String(decoding: data, as: UTF8.self)
+        if text == failsAt {
+            throw URLError(.cannotParseResponse)
+        }
+        chunks.withLock { $0.append(text) }
+        return holdsAfter.contains(text)
+    }
+}
+
+private func chunk(_ text: String) -> Data {
+    Data(text.utf8)
+}
+
+@Suite("A body's chunks relayed to their consumer", .timeLimit(.minutes(1)))
+struct ChunkRelayTests {
+    @Test(
+        "chunks that came before the consumer are consumed first, in order, then the rest as they come"
+    )
+    func keptThenInline() async throws {
+        let relay = ChunkRelay(streamingInto: nil)
+        let consumed = Consumed()
+        relay.receive(chunk("a"))
+        relay.receive(chunk("b"))
+        relay.start(consumed.consume)
+        let draining = Task { try await relay.drain() }
+        // The reading task consumed what was kept; the next chunk goes to the consumer
+        // on this thread.
+        while !relay.isDrainWaiting, !Task.isCancelled { await Task.yield() }
+        #expect(consumed.all == ["a", "b"])
+        relay.receive(chunk("c"))
+        #expect(consumed.all == ["a", "b", "c"])
+        relay.finish(throwing: nil)
+        let progress = try await draining.valuePropagatingCancellation
+        #expect(consumed.all == ["a", "b", "c"])
+        guard case .ended(nil) = progress else {
+            Issue.record("expected the end, got \(progress)")
+            return
+        }
+    }
+
+    @Test(
+        "a consumer that asks to hold gets nothing more until the next drain, which gives it all, in order"
+    )
+    func holding() async throws {
+        let relay = ChunkRelay(streamingInto: nil)
+        let consumed = Consumed(holdingAfter: ["b"])
+        relay.start(consumed.consume)
+        let first = Task { try await relay.drain() }
+        while !relay.isDrainWaiting, !Task.isCancelled { await Task.yield() }
+        relay.receive(chunk("a"))
+        relay.receive(chunk("b"))
+        guard case .holding = try await first.valuePropagatingCancellation else {
+            Issue.record("expected the relay to hold")
+            return
+        }
+        relay.receive(chunk("c"))
+        relay.receive(chunk("d"))
+        #expect(consumed.all == ["a", "b"])
+        relay.finish(throwing: nil)
+        let second = try await relay.drain()
+        #expect(consumed.all == ["a", "b", "c", "d"])
+        guard case .ended(nil) = second else {
+            Issue.record("expected the end, got \(second)")
+            return
+        }
+    }
+
+    @Test("holding in the middle of the chunks kept leaves the rest kept, in order")
+    func holdingWhileDraining() async throws {
+        let relay = ChunkRelay(streamingInto: nil)
+        let consumed = Consumed(holdingAfter: ["b"])
+        for text in ["a", "b", "c", "d"] {
+            relay.receive(chunk(text))
+        }
+        relay.finish(throwing: URLError(.networkConnectionLost))
+        relay.start(consumed.consume)
+        guard case .holding = try await relay.drain() else {
+            Issue.record("expected the relay to hold")
+            return
+        }
+        #expect(consumed.all == ["a", "b"])
+        let end = try await relay.drain()
+        #expect(consumed.all == ["a", "b", "c", "d"])
+        guard case .ended(let error as URLError) = end else {
+            Issue.record("expected the body's error, got \(end)")
+            return
+        }
+        #expect(error.code == .networkConnectionLost)
+    }
+
+    @Test(
+        "what the consumer throws on the transport's thread is thrown by the drain; later chunks are dropped"
+    )
+    func failureInline() async throws {
+        let relay = ChunkRelay(streamingInto: nil)
+        let consumed = Consumed(failingAt: "bad")
+        relay.start(consumed.consume)
+        let draining = Task { try await relay.drain() }
+        while !relay.isDrainWaiting, !Task.isCancelled { await Task.yield() }
+        relay.receive(chunk("a"))
+        relay.receive(chunk("bad"))
+        await #expect(throws: URLError.self) { try await draining.valuePropagatingCancellation }
+        relay.receive(chunk("after"))
+        #expect(consumed.all == ["a"])
+    }
+
+    @Test("cancelling ends a waiting drain with CancellationError")
+    func cancelling() async throws {
+        let relay = ChunkRelay(streamingInto: nil)
+        relay.start(Consumed().consume)
+        let draining = Task { try await relay.drain() }
+        relay.cancel()
+        let end = try await draining.valuePropagatingCancellation
+        guard case .ended(let error) = end, error is CancellationError else {
+            Issue.record("expected CancellationError, got \(end)")
+            return
+        }
+    }
+
+    @Test("the drain does not return while the consumer still runs on the transport's thread")
+    func endWhileConsuming() async throws {
+        let relay = ChunkRelay(streamingInto: nil)
+        let entered = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        let finished = Locked(false)
+        relay.start { _ in
+            entered.signal()
+            release.wait()
+            finished.withLock { $0 = true }
+            return false
+        }
+        let draining = Task { try await relay.drain() }
+        while !relay.isDrainWaiting, !Task.isCancelled { await Task.yield() }
+        let transport = Thread { relay.receive(chunk("a")) }
+        transport.start()
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                entered.wait()
+                continuation.resume()
+            }
+        }
+        // The body ends — a cancellation, say — while the consumer runs.
+        relay.finish(throwing: CancellationError())
+        #expect(relay.isDrainWaiting)
+        release.signal()
+        _ = try await draining.valuePropagatingCancellation
+        #expect(finished.withLock { $0 })
+    }
+
+    @Test("a body iterated gets the chunks kept before, then the others, then its end")
+    func streaming() async throws {
+        let (body, continuation) = ResponseBody.makeBody {}
+        let relay = ChunkRelay(streamingInto: continuation)
+        let relayed = body.relayed(by: relay)
+        relay.receive(chunk("a"))
+        var iterator = relayed.makeAsyncIterator()
+        relay.receive(chunk("b"))
+        relay.finish(throwing: nil)
+        var received: [String] = []
+        while let next = try await iterator.next() {
+            received.append(String(decoding: next, as: UTF8.self))
+        }
+        #expect(received == ["a", "b"])
+    }
+
+    @Test("a body of another transport is pumped through a relay, in order")
+    func pumped() async throws {
+        let (body, continuation) = ResponseBody.makeBody {}
+        let relay = body.chunkRelay
+        let consumed = Consumed()
+        relay.start(consumed.consume)
+        for text in ["a", "b", "c"] {
+            continuation.yield(chunk(text))
+        }
+        continuation.finish()
+        var progress = try await relay.drain()
+        while case .holding = progress {
+            progress = try await relay.drain()
+        }
+        #expect(consumed.all == ["a", "b", "c"])
+    }
+}
