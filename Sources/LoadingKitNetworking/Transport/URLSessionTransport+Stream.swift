@@ -6,8 +6,13 @@ import Foundation
 #endif
 
 extension URLSessionTransport: StreamingTransport {
-    /// Sends `request` through the session and returns at its response head, the body
-    /// streamed from the session delegate as FoundationNetworking delivers it.
+    /// Sends `request` through a session of its own and returns at its response head,
+    /// the body streamed from the session delegate as FoundationNetworking delivers it.
+    ///
+    /// A stream holds its connection for as long as it runs: in a session of its own, it
+    /// takes none of the ``Configuration/maximumConnectionsPerHost`` connections the
+    /// transport's loads to that host may use, and a reader far behind holds only its
+    /// own stream. The session is given up when the stream ends.
     ///
     /// Cancelling the calling task before the head, or the body after it, cancels the
     /// `URLSessionTask` from another queue. The redirect rules are a load's: credentials
@@ -20,7 +25,15 @@ extension URLSessionTransport: StreamingTransport {
     /// - Throws: `URLError` when the request fails before its head,
     ///   `CancellationError` when the task is cancelled.
     public func stream(_ request: URLRequest) async throws -> (ResponseBody, HTTPURLResponse) {
-        let task = streamingSession.dataTask(with: prepared(request))
+        let delegate = SessionDelegate(redirects: configuration.redirects)
+        let session = URLSession(
+            configuration: Self.sessionConfiguration(for: configuration),
+            delegate: delegate,
+            delegateQueue: DelegateQueue()
+        )
+        let task = session.dataTask(with: prepared(request))
+        // Invalidated once its one task ended, the session lets its delegate go.
+        session.finishTasksAndInvalidate()
         let exchange = StreamExchange(task: task, credentialFields: Self.credentialFields)
         delegate.register(exchange, for: task)
         return try await withTaskCancellationHandler {
@@ -53,6 +66,11 @@ extension URLSessionTransport: StreamingTransport {
             case finished
         }
 
+        /// The most bytes of a body kept for a reader far behind: past them, the session's
+        /// thread — this stream's alone — waits, and the connection's flow control holds
+        /// the server back. FoundationNetworking cannot pause a transfer otherwise.
+        static let heldLimit = 1 << 20
+
         private let phase = Locked(Phase.pending)
         private let task: URLSessionDataTask
         private let body: ResponseBody
@@ -66,7 +84,7 @@ extension URLSessionTransport: StreamingTransport {
             let (body, chunks) = ResponseBody.makeBody {
                 Exchange.cancellation.async { task.cancel() }
             }
-            relay = ChunkRelay(streamingInto: chunks)
+            relay = ChunkRelay(streamingInto: chunks, holdingAtMost: Self.heldLimit)
             self.body = body.relayed(by: relay)
         }
 
@@ -115,8 +133,9 @@ extension URLSessionTransport: StreamingTransport {
         }
 
         /// Passes a chunk of the body on. FoundationNetworking cannot pause a transfer
-        /// (a suspended data task does not go on where it stopped): a reader far behind
-        /// leaves the chunks waiting in the relay.
+        /// (a suspended data task does not go on where it stopped): for a reader far
+        /// behind, the chunks wait in the relay, and past ``heldLimit`` this thread waits
+        /// with them.
         func receive(_ data: Data) {
             relay.receive(data)
         }

@@ -152,7 +152,7 @@ public final class URLSessionTransport: Transport {
     }
 
     /// The configuration of the transport's sessions.
-    private static func sessionConfiguration(
+    static func sessionConfiguration(
         for configuration: Configuration
     ) -> URLSessionConfiguration {
         let sessionConfiguration = URLSessionConfiguration.ephemeral

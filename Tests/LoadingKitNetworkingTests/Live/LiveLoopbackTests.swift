@@ -34,6 +34,47 @@ struct LiveLoopbackTests {
         #expect(await reader.events(1).map(\.data) == ["second"])
     }
 
+    @Test("live streams open to a host take none of the connections its loads may use")
+    func streamsLeaveLoadsTheirConnections() async throws {
+        let transport = URLSessionTransport(configuration: .init(maximumConnectionsPerHost: 2))
+        let webservice = Webservice(transport: transport)
+        let bodies = (0..<3).map { _ in StreamedBody() }
+        for (index, body) in bodies.enumerated() {
+            server.route("/events/\(index)") { _ in .eventStream(body) }
+        }
+        server.route("/title") { _ in .json("ready") }
+        var readers = bodies.indices.map { UpdateReader(webservice.follow(live("/events/\($0)"))) }
+        for index in readers.indices {
+            _ = await readers[index].state { $0 == .connected }
+        }
+        let title = try await webservice.load(
+            Resource<String>(url: server.url("/title")).timeout(5)
+        )
+        #expect(title == "ready")
+    }
+
+    @Test(
+        "a follower that stops reading holds the server back through the connection, then gets every event"
+    )
+    func followerBehindHoldsTheServer() async {
+        let total = 20_000
+        let padding = String(repeating: "x", count: 1_000)
+        let body = StreamedBody { body in
+            for number in 1...total {
+                guard body.send("id: \(number)\ndata: \(number) \(padding)\n\n") else { return }
+            }
+            body.end()
+        }
+        server.route("/many") { _ in .eventStream(body) }
+        var reader = UpdateReader(Webservice(transport: transport).follow(live("/many")))
+        _ = await reader.state { $0 == .connected }
+        // Sent as fast as the server can while nothing is read: past a megabyte kept,
+        // the session's thread waits and the connection holds the server back.
+        await body.waitUntilHeldBack()
+        let numbers = await reader.events(total).compactMap { Int($0.data.prefix { $0 != " " }) }
+        #expect(numbers == Array(1...total))
+    }
+
     @Test(
         "a connection the server drops mid-event is made again with Last-Event-ID: nothing lost, nothing twice"
     )
