@@ -167,48 +167,6 @@ struct ChunkRelayTests {
         #expect(finished.withLock { $0 })
     }
 
-    @Test(
-        "past its limit, the transport's thread waits until what is kept is drained to a quarter of it"
-    )
-    func transportWaits() async throws {
-        let relay = ChunkRelay(streamingInto: nil, holdingAtMost: 10)
-        let consumed = Consumed(holdingAfter: ["a", "bbbbbb"])
-        relay.start(consumed.consume)
-        let draining = Task { try await relay.drain() }
-        while !relay.isDrainWaiting, !Task.isCancelled { await Task.yield() }
-        relay.receive(chunk("a"))
-        guard case .holding = try await draining.valuePropagatingCancellation else {
-            Issue.record("expected the relay to hold")
-            return
-        }
-        let received = DispatchSemaphore(value: 0)
-        let transport = Thread {
-            relay.receive(chunk("bbbbbb"))
-            relay.receive(chunk("cccccc"))
-            received.signal()
-        }
-        transport.start()
-        while !relay.isTransportWaiting, !Task.isCancelled { await Task.yield() }
-        // Six bytes still kept after the first drain: more than a quarter of ten.
-        guard case .holding = try await relay.drain() else {
-            Issue.record("expected the relay to hold")
-            return
-        }
-        #expect(consumed.all == ["a", "bbbbbb"])
-        #expect(relay.isTransportWaiting)
-        // Drained to nothing kept: the transport's thread goes on.
-        let last = Task { try await relay.drain() }
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                received.wait()
-                continuation.resume()
-            }
-        }
-        #expect(consumed.all == ["a", "bbbbbb", "cccccc"])
-        relay.finish(throwing: nil)
-        _ = try await last.valuePropagatingCancellation
-    }
-
     @Test("a body iterated gets the chunks kept before, then the others, then its end")
     func streaming() async throws {
         let (body, continuation) = ResponseBody.makeBody {}

@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 
 /// Where the chunks of a streamed body go: kept until its reader chooses, then into the
@@ -45,10 +44,6 @@ package final class ChunkRelay: Sendable {
     private struct State {
         var mode = Mode.undecided
         var waiting: [Data] = []
-        /// The bytes of the chunks kept while the consumer holds.
-        var heldBytes = 0
-        /// The transport's thread, waiting while more than the limit is kept.
-        var blockedTransport: DispatchSemaphore?
         /// How the body ended, once it did: by itself (`.some(nil)`) or with the error.
         var end: (any Error)??
         /// Whether arriving chunks wait instead of going to the consumer at once.
@@ -73,23 +68,12 @@ package final class ChunkRelay: Sendable {
     private let state = Locked(State())
     /// The body's stream, for a reader iterating it; `nil` for a pumped body.
     private let stream: AsyncThrowingStream<Data, any Error>.Continuation?
-    /// The most bytes kept while the consumer holds before the transport's thread waits.
-    private let heldLimit: Int?
 
     /// A relay that feeds `stream` once a reader iterates the body.
     ///
-    /// - Parameters:
-    ///   - stream: The continuation of the body's stream.
-    ///   - heldLimit: The most bytes kept while the consumer holds: past it, the
-    ///     transport's thread waits in ``receive(_:)`` until the reading task drained
-    ///     them, which stops the transport reading the connection, and the connection's
-    ///     flow control holds the server back. `nil`: no limit, the thread never waits.
-    package init(
-        streamingInto stream: AsyncThrowingStream<Data, any Error>.Continuation?,
-        holdingAtMost heldLimit: Int? = nil
-    ) {
+    /// - Parameter stream: The continuation of the body's stream.
+    package init(streamingInto stream: AsyncThrowingStream<Data, any Error>.Continuation?) {
         self.stream = stream
-        self.heldLimit = heldLimit
     }
 
     /// A relay fed by iterating `body` in a task of its own: the route for a body of
@@ -120,40 +104,24 @@ package final class ChunkRelay: Sendable {
     ///
     /// - Parameter chunk: The chunk.
     package func receive(_ chunk: Data) {
-        let action = state.withLock { state -> Arrival in
+        let consumer = state.withLock { state -> Consumer? in
             switch state.mode {
             case .undecided:
                 state.waiting.append(chunk)
-                state.heldBytes += chunk.count
             case .streaming:
                 stream?.yield(chunk)
             case .relaying(let consumer):
                 guard state.isHeld else {
                     state.isConsuming = true
-                    return .consume(consumer)
+                    return consumer
                 }
                 state.waiting.append(chunk)
-                state.heldBytes += chunk.count
-                if let heldLimit, state.heldBytes > heldLimit, state.blockedTransport == nil {
-                    let semaphore = DispatchSemaphore(value: 0)
-                    state.blockedTransport = semaphore
-                    return .block(semaphore)
-                }
             case .done:
                 break
             }
-            return .kept
+            return nil
         }
-        let consumer: Consumer
-        switch action {
-        case .kept:
-            return
-        case .block(let semaphore):
-            semaphore.wait()
-            return
-        case .consume(let inline):
-            consumer = inline
-        }
+        guard let consumer else { return }
         // Nothing else calls the consumer while it does not hold: the reading task waits
         // until it returned.
         var holds = false
@@ -177,34 +145,24 @@ package final class ChunkRelay: Sendable {
     ///
     /// - Parameter error: What ended it, if anything.
     package func finish(throwing error: (any Error)?) {
-        let (streamEnd, blocked) = state.withLock { state -> ((any Error)??, DispatchSemaphore?) in
-            defer { state.blockedTransport = nil }
-            guard state.end == nil else { return (nil, state.blockedTransport) }
+        let streamEnd = state.withLock { state -> (any Error)?? in
+            guard state.end == nil else { return nil }
             state.end = .some(error)
             switch state.mode {
             case .streaming:
                 state.mode = .done
-                return (.some(error), state.blockedTransport)
+                return .some(error)
             case .relaying:
                 // Nobody reads the stream: it ends as finished, not as given up.
-                return (.some(nil), state.blockedTransport)
+                return .some(nil)
             case .undecided, .done:
-                return (nil, state.blockedTransport)
+                return nil
             }
         }
-        blocked?.signal()
         if let streamEnd {
             stream?.finish(throwing: streamEnd)
         }
         wakeReader { _ in }
-    }
-
-    /// What ``receive(_:)`` does with a chunk after the lock.
-    private enum Arrival {
-        case kept
-        case consume(Consumer)
-        /// Kept, past the limit: the transport's thread waits.
-        case block(DispatchSemaphore)
     }
 
     /// Ends the relay at once, with `CancellationError`, and stops a pump.
@@ -232,7 +190,6 @@ package final class ChunkRelay: Sendable {
         let (waiting, end) = state.withLock { state in
             guard case .undecided = state.mode else { return ([Data](), (any Error)??.none) }
             state.mode = state.end == nil ? .streaming : .done
-            state.heldBytes = 0
             defer { state.waiting = [] }
             return (state.waiting, state.end)
         }
@@ -280,7 +237,6 @@ package final class ChunkRelay: Sendable {
                 }
                 if !state.waiting.isEmpty {
                     state.isHeld = true
-                    // Still counted as held until consumed.
                     defer { state.waiting = [] }
                     return .consume(state.waiting, consumer)
                 }
@@ -293,8 +249,20 @@ package final class ChunkRelay: Sendable {
             }
             switch step {
             case .consume(let chunks, let consumer):
-                if try consume(chunks, with: consumer) {
-                    return .holding
+                for (index, chunk) in chunks.enumerated() {
+                    let holds: Bool
+                    do {
+                        holds = try consumer(chunk)
+                    } catch {
+                        state.withLock { $0.mode = .done }
+                        throw error
+                    }
+                    if holds {
+                        state.withLock {
+                            $0.waiting.insert(contentsOf: chunks[(index + 1)...], at: 0)
+                        }
+                        return .holding
+                    }
                 }
             case .fail(let error):
                 throw error
@@ -308,53 +276,10 @@ package final class ChunkRelay: Sendable {
         }
     }
 
-    /// Consumes `chunks` in order until the consumer asks to hold, keeping the rest;
-    /// lets a waiting transport's thread go once a quarter of the limit or less is kept.
-    /// Returns whether the consumer holds.
-    private func consume(_ chunks: [Data], with consumer: Consumer) throws -> Bool {
-        var consumed = 0
-        var heldAt: Int?
-        var failure: (any Error)?
-        for (index, chunk) in chunks.enumerated() {
-            consumed += chunk.count
-            do {
-                if try consumer(chunk) {
-                    heldAt = index
-                    break
-                }
-            } catch {
-                failure = error
-                break
-            }
-        }
-        let blocked = state.withLock { state -> DispatchSemaphore? in
-            state.heldBytes -= consumed
-            if failure != nil {
-                state.mode = .done
-            } else if let heldAt {
-                state.waiting.insert(contentsOf: chunks[(heldAt + 1)...], at: 0)
-            }
-            guard failure != nil || state.heldBytes <= (heldLimit ?? 0) / 4 else { return nil }
-            defer { state.blockedTransport = nil }
-            return state.blockedTransport
-        }
-        blocked?.signal()
-        if let failure {
-            throw failure
-        }
-        return heldAt != nil
-    }
-
     /// Whether a ``drain()`` waits while chunks go to the consumer as they arrive: what
     /// a test waits for before it hands a chunk over on the transport's thread.
     package var isDrainWaiting: Bool {
         state.withLock { $0.reader != nil }
-    }
-
-    /// Whether the transport's thread waits in ``receive(_:)`` for chunks kept to be
-    /// drained: what a test waits for.
-    package var isTransportWaiting: Bool {
-        state.withLock { $0.blockedTransport != nil }
     }
 
     /// One turn of ``drain()``.

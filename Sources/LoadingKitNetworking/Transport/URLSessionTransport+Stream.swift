@@ -11,8 +11,8 @@ extension URLSessionTransport: StreamingTransport {
     ///
     /// A stream holds its connection for as long as it runs: in a session of its own, it
     /// takes none of the ``Configuration/maximumConnectionsPerHost`` connections the
-    /// transport's loads to that host may use, and a reader far behind holds only its
-    /// own stream. The session is given up when the stream ends.
+    /// transport's loads to that host may use. The session is given up when the stream
+    /// ends.
     ///
     /// Cancelling the calling task before the head, or the body after it, cancels the
     /// `URLSessionTask` from another queue. The redirect rules are a load's: credentials
@@ -66,11 +66,6 @@ extension URLSessionTransport: StreamingTransport {
             case finished
         }
 
-        /// The most bytes of a body kept for a reader far behind: past them, the session's
-        /// thread — this stream's alone — waits, and the connection's flow control holds
-        /// the server back. FoundationNetworking cannot pause a transfer otherwise.
-        static let heldLimit = 1 << 20
-
         private let phase = Locked(Phase.pending)
         private let task: URLSessionDataTask
         private let body: ResponseBody
@@ -84,7 +79,7 @@ extension URLSessionTransport: StreamingTransport {
             let (body, chunks) = ResponseBody.makeBody {
                 Exchange.cancellation.async { task.cancel() }
             }
-            relay = ChunkRelay(streamingInto: chunks, holdingAtMost: Self.heldLimit)
+            relay = ChunkRelay(streamingInto: chunks)
             self.body = body.relayed(by: relay)
         }
 
@@ -133,9 +128,8 @@ extension URLSessionTransport: StreamingTransport {
         }
 
         /// Passes a chunk of the body on. FoundationNetworking cannot pause a transfer
-        /// (a suspended data task does not go on where it stopped): for a reader far
-        /// behind, the chunks wait in the relay, and past ``heldLimit`` this thread waits
-        /// with them.
+        /// (a suspended data task does not go on where it stopped): a reader far behind
+        /// leaves the chunks waiting in the relay.
         func receive(_ data: Data) {
             relay.receive(data)
         }

@@ -40,7 +40,6 @@ public final class StreamedBody: Sendable {
     private let producer: (@Sendable (StreamedBody) -> Void)?
     private let opened = CounterSignal()
     private let left = CounterSignal()
-    private let heldBack = CounterSignal()
 
     /// Creates a body the test writes with `send(_:)`, ``end()`` and ``drop()``.
     public init() {
@@ -101,13 +100,6 @@ public final class StreamedBody: Sendable {
         await left.wait(for: 1)
     }
 
-    /// Returns once the producer waited for room: on the loopback server, the client
-    /// stopped reading the connection and its flow control held the server back — or
-    /// once the calling task is cancelled.
-    public func waitUntilHeldBack() async {
-        await heldBack.wait(for: 1)
-    }
-
     @discardableResult
     private func append(_ part: Part) -> Bool {
         enum Delivery {
@@ -145,12 +137,7 @@ public final class StreamedBody: Sendable {
     private func waitForRoom() {
         changed.lock()
         defer { changed.unlock() }
-        var hasWaited = false
         while state.withLock({ $0.parts.count >= 64 && !$0.hasClientLeft }) {
-            if !hasWaited {
-                hasWaited = true
-                heldBack.increment()
-            }
             changed.wait()
         }
     }
