@@ -124,6 +124,67 @@ struct ChunkRelayTests {
         #expect(consumed.all == ["a"])
     }
 
+    @Test(
+        "after the consumer threw on the transport's thread, no chunk reaches it, and the drain throws"
+    )
+    func nothingAfterFailureInline() async throws {
+        let relay = ChunkRelay(streamingInto: nil)
+        let consumed = Consumed(failingAt: "bad")
+        relay.start(consumed.consume)
+        let draining = Task { try await relay.drain() }
+        while !relay.isDrainWaiting, !Task.isCancelled { await Task.yield() }
+        // Three chunks on this thread before the reading task runs again.
+        relay.receive(chunk("a"))
+        relay.receive(chunk("bad"))
+        relay.receive(chunk("c"))
+        #expect(consumed.all == ["a"])
+        await #expect(throws: URLError.self) { try await draining.valuePropagatingCancellation }
+        #expect(consumed.all == ["a"])
+    }
+
+    @Test("cancelling drops the chunks kept: the drain ends without consuming them")
+    func cancellingDropsKept() async throws {
+        let relay = ChunkRelay(streamingInto: nil)
+        let consumed = Consumed(holdingAfter: ["a"])
+        relay.start(consumed.consume)
+        relay.receive(chunk("a"))
+        relay.receive(chunk("b"))
+        guard case .holding = try await relay.drain() else {
+            Issue.record("expected the relay to hold")
+            return
+        }
+        relay.receive(chunk("c"))
+        relay.cancel()
+        relay.receive(chunk("d"))
+        let end = try await relay.drain()
+        #expect(consumed.all == ["a"])
+        guard case .ended(let error) = end, error is CancellationError else {
+            Issue.record("expected CancellationError, got \(end)")
+            return
+        }
+    }
+
+    @Test("a body iterated while chunks arrive on another thread gets them all, in order")
+    func streamingWhileArriving() async throws {
+        for _ in 0..<20 {
+            let (body, continuation) = ResponseBody.makeBody {}
+            let relay = ChunkRelay(streamingInto: continuation)
+            let relayed = body.relayed(by: relay)
+            let transport = Thread {
+                for number in 0..<500 {
+                    relay.receive(chunk("\(number),"))
+                }
+                relay.finish(throwing: nil)
+            }
+            transport.start()
+            var received = ""
+            for try await next in relayed {
+                received += String(decoding: next, as: UTF8.self)
+            }
+            #expect(received == (0..<500).map { "\($0)," }.joined())
+        }
+    }
+
     @Test("cancelling ends a waiting drain with CancellationError")
     func cancelling() async throws {
         let relay = ChunkRelay(streamingInto: nil)

@@ -12,8 +12,9 @@
 /// task.
 ///
 /// A follower that falls behind by more than ``maximumBacklog`` updates holds the
-/// connection's reading until it is back within a quarter of that: memory stays bounded
-/// however fast the server sends, and no event is dropped.
+/// connection's reading until it is back within a quarter of that: the updates waiting
+/// stay bounded however fast the server sends, and no event is dropped. The bytes that
+/// arrive meanwhile wait for the reading: FoundationNetworking cannot pause a transfer.
 public struct LiveFollowing<Event: Sendable>: AsyncSequence, Sendable {
     /// An event, or a change of the connection's state.
     public typealias Element = LiveUpdate<Event>
@@ -24,7 +25,7 @@ public struct LiveFollowing<Event: Sendable>: AsyncSequence, Sendable {
     /// for it.
     public static var maximumBacklog: Int { 1024 }
 
-    /// The updates, the events of one chunk of the body together.
+    /// The follower's hold on its mailbox of updates.
     private let ticket: Ticket
     private let leave: @Sendable () -> Void
     private let taken: @Sendable (Int) -> Void

@@ -133,8 +133,11 @@ package final class ChunkRelay: Sendable {
         }
         wakeReader { state in
             state.isConsuming = false
-            state.failure = failure
-            if holds {
+            if let failure {
+                // Nothing more goes to the consumer: the drain throws this.
+                state.failure = state.failure ?? failure
+                state.isHeld = true
+            } else if holds {
                 state.isHeld = true
                 state.holdAsked = true
             }
@@ -165,10 +168,17 @@ package final class ChunkRelay: Sendable {
         wakeReader { _ in }
     }
 
-    /// Ends the relay at once, with `CancellationError`, and stops a pump.
+    /// Ends the relay at once, with `CancellationError`: the chunks kept are dropped,
+    /// those still arriving too, and a pump stops.
     package func cancel() {
         finish(throwing: CancellationError())
-        state.withLock { $0.pump }?.cancel()
+        let pump = state.withLock { state in
+            state.mode = .done
+            state.waiting = []
+            return state.pump
+        }
+        pump?.cancel()
+        wakeReader { _ in }
     }
 
     /// Changes the state with `change` and resumes the waiting reading task, if it has
@@ -187,17 +197,18 @@ package final class ChunkRelay: Sendable {
     /// The reader iterates the body: the chunks kept, then those that arrive, go to the
     /// body's stream.
     package func startStreaming() {
-        let (waiting, end) = state.withLock { state in
-            guard case .undecided = state.mode else { return ([Data](), (any Error)??.none) }
+        // Under the lock: a chunk arriving meanwhile goes after those kept, and the end
+        // after all of them.
+        state.withLock { state in
+            guard case .undecided = state.mode else { return }
             state.mode = state.end == nil ? .streaming : .done
-            defer { state.waiting = [] }
-            return (state.waiting, state.end)
-        }
-        for chunk in waiting {
-            stream?.yield(chunk)
-        }
-        if let end {
-            stream?.finish(throwing: end)
+            for chunk in state.waiting {
+                stream?.yield(chunk)
+            }
+            state.waiting = []
+            if let end = state.end {
+                stream?.finish(throwing: end)
+            }
         }
     }
 
@@ -221,11 +232,12 @@ package final class ChunkRelay: Sendable {
     package func drain() async throws -> Progress {
         while true {
             let step = state.withLock { state -> Step in
-                guard case .relaying(let consumer) = state.mode else {
-                    return .end(state.end ?? nil)
-                }
+                // Not while the consumer runs on the transport's thread, ended or not.
                 if state.isConsuming {
                     return .wait
+                }
+                guard case .relaying(let consumer) = state.mode else {
+                    return .end(state.end ?? nil)
                 }
                 if let failure = state.failure {
                     state.mode = .done

@@ -12,7 +12,8 @@ extension URLSessionTransport: StreamingTransport {
     /// A stream holds its connection for as long as it runs: in a session of its own, it
     /// takes none of the ``Configuration/maximumConnectionsPerHost`` connections the
     /// transport's loads to that host may use. The session is given up when the stream
-    /// ends.
+    /// ends; a stream goes on after the transport is released, until its body ends or
+    /// is cancelled.
     ///
     /// Cancelling the calling task before the head, or the body after it, cancels the
     /// `URLSessionTask` from another queue. The redirect rules are a load's: credentials

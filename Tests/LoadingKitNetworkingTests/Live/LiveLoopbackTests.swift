@@ -51,6 +51,7 @@ struct LiveLoopbackTests {
             Resource<String>(url: server.url("/title")).timeout(5)
         )
         #expect(title == "ready")
+        withExtendedLifetime(readers) {}
     }
 
     @Test(
