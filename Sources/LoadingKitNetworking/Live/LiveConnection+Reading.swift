@@ -59,6 +59,10 @@ extension LiveConnection {
         // Each chunk is framed and delivered on the transport's thread as it arrives; a
         // follower far behind holds the chunks after it until this task drains them.
         let relay = body.chunkRelay
+        let stopReading: @Sendable () -> Void = {
+            body.cancel()
+            relay.cancel()
+        }
         relay.start { [self] chunk in
             watch?.touch()
             let events = try reading.framer.parse(chunk)
@@ -77,8 +81,7 @@ extension LiveConnection {
                     }
                 }
             } onCancel: {
-                body.cancel()
-                relay.cancel()
+                stopReading()
             }
             if Task.isCancelled {
                 return outcome(
@@ -92,8 +95,7 @@ extension LiveConnection {
             deliver(reading.framer.finish(), from: sent)
             return outcome(.interrupted(.ended, retryAfter: nil), delivered: true)
         } catch let error as LiveStreamError {
-            body.cancel()
-            relay.cancel()
+            stopReading()
             return outcome(.stopped(.failed(error)), delivered: true)
         } catch {
             return outcome(ended(by: error, of: sent, watchedBy: watch), delivered: true)

@@ -28,23 +28,21 @@ public struct LiveFollowing<Event: Sendable>: AsyncSequence, Sendable {
     /// The follower's hold on its mailbox of updates.
     private let ticket: Ticket
     private let leave: @Sendable () -> Void
-    private let taken: @Sendable (Int) -> Void
 
     init(
         updates mailbox: LiveMailbox<Event>,
         leave: @escaping @Sendable () -> Void,
         taken: @escaping @Sendable (Int) -> Void
     ) {
-        ticket = Ticket(mailbox: mailbox)
+        ticket = Ticket(mailbox: mailbox, taken: taken)
         self.leave = leave
-        self.taken = taken
     }
 
     /// Makes the iterator; call it once.
     ///
     /// - Returns: The iterator of the updates.
     public func makeAsyncIterator() -> Iterator {
-        Iterator(ticket: ticket, taken: taken)
+        Iterator(ticket: ticket)
     }
 
     /// Hands the updates to `handler` on the main actor — all that wait in one call, the
@@ -59,7 +57,7 @@ public struct LiveFollowing<Event: Sendable>: AsyncSequence, Sendable {
         to handler: @escaping @MainActor @Sendable ([LiveUpdate<Event>]) -> Void,
         ended: @escaping @MainActor @Sendable () -> Void
     ) {
-        let taken = self.taken
+        let taken = ticket.taken
         ticket.mailbox.forward(
             to: { updates in
                 taken(updates.count)
@@ -83,12 +81,10 @@ public struct LiveFollowing<Event: Sendable>: AsyncSequence, Sendable {
     /// Reads a follower's updates one at a time.
     public struct Iterator: AsyncIteratorProtocol {
         private let ticket: Ticket
-        private let taken: @Sendable (Int) -> Void
         private var pending: ArraySlice<LiveUpdate<Event>> = []
 
-        init(ticket: Ticket, taken: @escaping @Sendable (Int) -> Void) {
+        init(ticket: Ticket) {
             self.ticket = ticket
-            self.taken = taken
         }
 
         /// The next update, or `nil` once following ended.
@@ -107,7 +103,7 @@ public struct LiveFollowing<Event: Sendable>: AsyncSequence, Sendable {
         ) async -> LiveUpdate<Event>? {
             while pending.isEmpty {
                 guard let batch = await ticket.mailbox.take(isolation: actor) else { return nil }
-                taken(batch.count)
+                ticket.taken(batch.count)
                 pending = batch[...]
             }
             return pending.popFirst()
@@ -118,9 +114,12 @@ public struct LiveFollowing<Event: Sendable>: AsyncSequence, Sendable {
     /// it cancels the mailbox, and the follower leaves.
     final class Ticket: Sendable {
         let mailbox: LiveMailbox<Event>
+        /// Tells the connection how many updates the follower took.
+        let taken: @Sendable (Int) -> Void
 
-        init(mailbox: LiveMailbox<Event>) {
+        init(mailbox: LiveMailbox<Event>, taken: @escaping @Sendable (Int) -> Void) {
             self.mailbox = mailbox
+            self.taken = taken
         }
 
         deinit {

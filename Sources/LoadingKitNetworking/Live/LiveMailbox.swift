@@ -148,7 +148,8 @@ final class LiveMailbox<Event: Sendable>: Sendable {
     /// Every update waiting, in order, once there is one; `nil` once the mailbox was
     /// finished and emptied, or the calling task was cancelled.
     ///
-    /// - Parameter actor: The caller's actor, which the waiting task resumes on.
+    /// - Parameter actor: The caller's actor, which the task is back on when this
+    ///   returns.
     /// - Returns: The updates.
     func take(isolation actor: isolated (any Actor)? = #isolation) async -> [LiveUpdate<Event>]? {
         await withTaskCancellationHandler {

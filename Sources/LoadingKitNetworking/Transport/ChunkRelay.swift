@@ -178,7 +178,6 @@ package final class ChunkRelay: Sendable {
             return state.pump
         }
         pump?.cancel()
-        wakeReader { _ in }
     }
 
     /// Changes the state with `change` and resumes the waiting reading task, if it has
