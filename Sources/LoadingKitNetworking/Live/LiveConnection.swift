@@ -241,17 +241,38 @@ final class LiveConnection<Event: Sendable>: LiveConnectionClosing {
         case stopped(LiveStop)
     }
 
-    /// Connects, reads and reconnects until nobody follows or the stream stops.
+    /// Connects, reads and reconnects until nobody follows or the stream stops; one
+    /// idle watch serves all the connections.
     private func run() async {
         guard let transport = webservice.transport as? any StreamingTransport else {
             stop(.failed(.transportCannotStream))
             return
         }
+        let watch = live.reconnection.idleTimeout.map {
+            IdleWatch(clock: webservice.configuration.clock, timeout: $0)
+        }
+        await withTaskGroup(of: Void.self) { group in
+            if let watch {
+                group.addTask { await watch.run() }
+            }
+            await connect(through: transport, watchedBy: watch)
+            group.cancelAll()
+        }
+    }
+
+    /// Connects, reads and reconnects until nobody follows or the stream stops.
+    private func connect(through transport: any StreamingTransport, watchedBy watch: IdleWatch?)
+        async
+    {
         var progress = Progress(lastEventID: live.lastEventID)
         let clock = webservice.configuration.clock
         while !Task.isCancelled {
             enter(.connecting)
-            let (ending, delivered) = await connection(through: transport, progress: &progress)
+            let (ending, delivered) = await connection(
+                through: transport,
+                watchedBy: watch,
+                progress: &progress
+            )
             switch ending {
             case .cancelled:
                 return
@@ -302,6 +323,7 @@ final class LiveConnection<Event: Sendable>: LiveConnectionClosing {
     /// stream's).
     private func connection(
         through transport: any StreamingTransport,
+        watchedBy watch: IdleWatch?,
         progress: inout Progress
     ) async -> (Ending, delivered: Bool) {
         var request = live.request(resumingAfter: progress.lastEventID)
@@ -318,9 +340,8 @@ final class LiveConnection<Event: Sendable>: LiveConnectionClosing {
                 break
             }
         }
-        let watch = live.reconnection.idleTimeout.map {
-            IdleWatch(clock: webservice.configuration.clock, timeout: $0)
-        }
+        watch?.watchConnection()
+        defer { watch?.stopWatching() }
         let lastEventID = progress.lastEventID
         let sent = Sent(request: request, stamp: stamp, isRenewed: renewed != nil)
         // The reading is a child task: a follower leaving cancels it with the
@@ -336,7 +357,7 @@ final class LiveConnection<Event: Sendable>: LiveConnectionClosing {
             }
             if let watch {
                 group.addTask {
-                    await watch.run()
+                    await watch.silence()
                     return nil
                 }
             }

@@ -238,6 +238,30 @@ struct LiveConnectionTests {
         #expect(silent.hasClientLeft)
     }
 
+    @Test("one idle watch serves every connection: 20 short ones start one idle sleep, not 20")
+    func oneIdleWatch() async {
+        // A sleep on the standard clocks holds its timer until its deadline even when
+        // cancelled: a watch per connection held memory for each short one.
+        for number in 1...20 {
+            mock.respond(
+                to: "/events",
+                with: .eventStream(
+                    StreamedBody { body in
+                        body.send("id: \(number)\ndata: \(number)\n\n")
+                        body.end()
+                    }
+                )
+            )
+        }
+        mock.respond(to: "/events", with: .status(204))
+        let live = raw.reconnecting(steadyReconnection(delay: .zero, idleTimeout: .seconds(10)))
+        var reader = UpdateReader(webservice().follow(live))
+        let updates = await reader.rest()
+        #expect(updates.compactMap(\.rawEvent).map(\.data) == (1...20).map(String.init))
+        #expect(updates.last?.connectionState == .stopped(.noContent))
+        #expect(clock.sleeps.filter { $0 == .seconds(10) }.count == 1)
+    }
+
     @Test(
         "a line over the limit stops the stream with a typed error, and what came before it stays delivered"
     )
