@@ -85,6 +85,60 @@ struct ChunkRelayTests {
         }
     }
 
+    @Test(
+        "a consumer far behind: the chunks past the memory limit wait in a file, and all reach it in order"
+    )
+    func spilledWhileHeld() async throws {
+        let relay = ChunkRelay(streamingInto: nil, holdingIn: HeldChunks(memoryLimit: 4))
+        let consumed = Consumed(holdingAfter: ["a"])
+        relay.start(consumed.consume)
+        let first = Task { try await relay.drain() }
+        while !relay.isDrainWaiting, !Task.isCancelled { await Task.yield() }
+        relay.receive(chunk("a"))
+        guard case .holding = try await first.valuePropagatingCancellation else {
+            Issue.record("expected the relay to hold")
+            return
+        }
+        for text in ["bc", "de", "fg", "hi"] {
+            relay.receive(chunk(text))
+        }
+        #expect(relay.hasSpilled)
+        relay.finish(throwing: nil)
+        let second = try await relay.drain()
+        // What waited in the file comes back in one piece.
+        #expect(consumed.all == ["a", "bc", "de", "fghi"])
+        #expect(!relay.hasSpilled)
+        guard case .ended(nil) = second else {
+            Issue.record("expected the end, got \(second)")
+            return
+        }
+    }
+
+    @Test(
+        "a chunk that cannot be kept ends the body with the error, after the chunks kept before it"
+    )
+    func unkeptChunkEnds() async throws {
+        let nowhere = FileManager.default.temporaryDirectory
+            .appendingPathComponent("missing-\(UUID().uuidString)")
+        let relay = ChunkRelay(
+            streamingInto: nil,
+            holdingIn: HeldChunks(memoryLimit: 4, directory: nowhere)
+        )
+        let consumed = Consumed()
+        for text in ["ab", "cd", "ef", "gh"] {
+            relay.receive(chunk(text))
+        }
+        relay.finish(throwing: nil)
+        relay.start(consumed.consume)
+        let progress = try await relay.drain()
+        #expect(consumed.all == ["ab", "cd"])
+        guard case .ended(let error?) = progress else {
+            Issue.record("expected the end with an error, got \(progress)")
+            return
+        }
+        #expect(error is CocoaError)
+    }
+
     @Test("holding in the middle of the chunks kept leaves the rest kept, in order")
     func holdingWhileDraining() async throws {
         let relay = ChunkRelay(streamingInto: nil)

@@ -57,7 +57,8 @@ extension LiveConnection {
         enter(.connected)
         report(.liveConnected)
         // Each chunk is framed and delivered on the transport's thread as it arrives; a
-        // follower far behind holds the chunks after it until this task drains them.
+        // follower far behind holds the chunks after it — in memory, then in a file —
+        // until this task drains them.
         let relay = body.chunkRelay
         let stopReading: @Sendable () -> Void = {
             body.cancel()
@@ -98,6 +99,9 @@ extension LiveConnection {
             stopReading()
             return outcome(.stopped(.failed(error)), delivered: true)
         } catch {
+            // The transfer may go on: the body's end can be the relay's, which could not
+            // keep a chunk.
+            stopReading()
             return outcome(ended(by: error, of: sent, watchedBy: watch), delivered: true)
         }
     }

@@ -14,7 +14,8 @@
 /// A follower that falls behind by more than ``maximumBacklog`` updates holds the
 /// connection's reading until it is back within a quarter of that: the updates waiting
 /// stay bounded however fast the server sends, and no event is dropped. The bytes that
-/// arrive meanwhile wait for the reading: FoundationNetworking cannot pause a transfer.
+/// arrive meanwhile wait for the reading — past 256 KiB in a temporary file that has no
+/// name, so memory stays flat —, since FoundationNetworking cannot pause a transfer.
 public struct LiveFollowing<Event: Sendable>: AsyncSequence, Sendable {
     /// An event, or a change of the connection's state.
     public typealias Element = LiveUpdate<Event>

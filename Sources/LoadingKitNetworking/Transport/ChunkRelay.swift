@@ -13,8 +13,9 @@ import Foundation
 /// ```
 ///
 /// A consumer that asks to hold is handed nothing more on the transport's thread: the
-/// chunks that arrive wait here, and the reading task consumes them at its next
-/// ``drain()``. The consumer is never called by two threads at once, and every chunk
+/// chunks that arrive wait here — past 1 MiB in a temporary file (``HeldChunks``), since
+/// FoundationNetworking cannot pause the transfer — and the reading task consumes them
+/// at its next ``drain()``. The consumer is never called by two threads at once, and every chunk
 /// reaches it once, in order.
 package final class ChunkRelay: Sendable {
     /// Consumes a chunk; returns whether the chunks after it wait for the next
@@ -43,7 +44,8 @@ package final class ChunkRelay: Sendable {
 
     private struct State {
         var mode = Mode.undecided
-        var waiting: [Data] = []
+        /// The chunks kept for the reader: past a limit, in a temporary file.
+        var held: HeldChunks
         /// How the body ended, once it did: by itself (`.some(nil)`) or with the error.
         var end: (any Error)??
         /// Whether arriving chunks wait instead of going to the consumer at once.
@@ -57,23 +59,40 @@ package final class ChunkRelay: Sendable {
 
         /// Whether the reading task has something to do.
         var hasNews: Bool {
-            !isConsuming && (holdAsked || failure != nil || end != nil || !waiting.isEmpty)
+            !isConsuming && (holdAsked || failure != nil || end != nil || !held.isEmpty)
         }
         /// The reading task, waiting for the consumer to hold, fail or the body to end.
         var reader: CheckedContinuation<Void, Never>?
         /// The task that feeds a body of another transport through the relay.
         var pump: Task<Void, Never>?
+
+        /// Keeps `chunk` for the reader. When it cannot be kept, the body ends with the
+        /// error after the chunks kept before it, and the chunks after it are dropped.
+        mutating func keep(_ chunk: Data) {
+            guard end == nil else { return }
+            do {
+                try held.append(chunk)
+            } catch {
+                end = .some(error)
+            }
+        }
     }
 
-    private let state = Locked(State())
+    private let state: Locked<State>
     /// The body's stream, for a reader iterating it; `nil` for a pumped body.
     private let stream: AsyncThrowingStream<Data, any Error>.Continuation?
 
     /// A relay that feeds `stream` once a reader iterates the body.
     ///
-    /// - Parameter stream: The continuation of the body's stream.
-    package init(streamingInto stream: AsyncThrowingStream<Data, any Error>.Continuation?) {
+    /// - Parameters:
+    ///   - stream: The continuation of the body's stream.
+    ///   - held: Where the chunks kept for the reader go.
+    package init(
+        streamingInto stream: AsyncThrowingStream<Data, any Error>.Continuation?,
+        holdingIn held: HeldChunks = HeldChunks()
+    ) {
         self.stream = stream
+        state = Locked(State(held: held))
     }
 
     /// A relay fed by iterating `body` in a task of its own: the route for a body of
@@ -107,7 +126,7 @@ package final class ChunkRelay: Sendable {
         let consumer = state.withLock { state -> Consumer? in
             switch state.mode {
             case .undecided:
-                state.waiting.append(chunk)
+                state.keep(chunk)
             case .streaming:
                 stream?.yield(chunk)
             case .relaying(let consumer):
@@ -115,7 +134,7 @@ package final class ChunkRelay: Sendable {
                     state.isConsuming = true
                     return consumer
                 }
-                state.waiting.append(chunk)
+                state.keep(chunk)
             case .done:
                 break
             }
@@ -174,7 +193,7 @@ package final class ChunkRelay: Sendable {
         finish(throwing: CancellationError())
         let pump = state.withLock { state in
             state.mode = .done
-            state.waiting = []
+            state.held.removeAll()
             return state.pump
         }
         pump?.cancel()
@@ -201,10 +220,18 @@ package final class ChunkRelay: Sendable {
         state.withLock { state in
             guard case .undecided = state.mode else { return }
             state.mode = state.end == nil ? .streaming : .done
-            for chunk in state.waiting {
-                stream?.yield(chunk)
+            do {
+                while case let chunks = try state.held.take(), !chunks.isEmpty {
+                    for chunk in chunks {
+                        stream?.yield(chunk)
+                    }
+                }
+            } catch {
+                state.mode = .done
+                state.held.removeAll()
+                stream?.finish(throwing: error)
+                return
             }
-            state.waiting = []
             if let end = state.end {
                 stream?.finish(throwing: end)
             }
@@ -246,10 +273,15 @@ package final class ChunkRelay: Sendable {
                     state.holdAsked = false
                     return .holding
                 }
-                if !state.waiting.isEmpty {
+                if !state.held.isEmpty {
                     state.isHeld = true
-                    defer { state.waiting = [] }
-                    return .consume(state.waiting, consumer)
+                    do {
+                        return .consume(try state.held.take(), consumer)
+                    } catch {
+                        state.mode = .done
+                        state.held.removeAll()
+                        return .fail(error)
+                    }
                 }
                 if let end = state.end {
                     state.mode = .done
@@ -270,7 +302,7 @@ package final class ChunkRelay: Sendable {
                     }
                     if holds {
                         state.withLock {
-                            $0.waiting.insert(contentsOf: chunks[(index + 1)...], at: 0)
+                            $0.held.putBack(chunks[(index + 1)...])
                         }
                         return .holding
                     }
@@ -291,6 +323,11 @@ package final class ChunkRelay: Sendable {
     /// a test waits for before it hands a chunk over on the transport's thread.
     package var isDrainWaiting: Bool {
         state.withLock { $0.reader != nil }
+    }
+
+    /// Whether some of the chunks kept wait in a file: what a test checks.
+    package var hasSpilled: Bool {
+        state.withLock { $0.held.isSpilled }
     }
 
     /// One turn of ``drain()``.

@@ -130,7 +130,7 @@ extension URLSessionTransport: StreamingTransport {
 
         /// Passes a chunk of the body on. FoundationNetworking cannot pause a transfer
         /// (a suspended data task does not go on where it stopped): a reader far behind
-        /// leaves the chunks waiting in the relay.
+        /// leaves the chunks waiting in the relay, past 256 KiB in a temporary file.
         func receive(_ data: Data) {
             relay.receive(data)
         }
