@@ -139,6 +139,30 @@ struct ChunkRelayTests {
         #expect(error is CocoaError)
     }
 
+    @Test("each chunk's arrival is told as it comes, also while the consumer holds")
+    func arrivalsWhileHeld() async throws {
+        let relay = ChunkRelay(streamingInto: nil)
+        let consumed = Consumed(holdingAfter: ["a"])
+        let arrivals = Locked(0)
+        relay.start(consumed.consume, arrived: { arrivals.withLock { $0 += 1 } })
+        let first = Task { try await relay.drain() }
+        while !relay.isDrainWaiting, !Task.isCancelled { await Task.yield() }
+        relay.receive(chunk("a"))
+        guard case .holding = try await first.valuePropagatingCancellation else {
+            Issue.record("expected the relay to hold")
+            return
+        }
+        relay.receive(chunk("b"))
+        relay.receive(chunk("c"))
+        // Kept, not consumed: an idle timeout counting consumed chunks would see silence.
+        #expect(consumed.all == ["a"])
+        #expect(arrivals.withLock { $0 } == 3)
+        relay.finish(throwing: nil)
+        _ = try await relay.drain()
+        #expect(consumed.all == ["a", "b", "c"])
+        #expect(arrivals.withLock { $0 } == 3)
+    }
+
     @Test("holding in the middle of the chunks kept leaves the rest kept, in order")
     func holdingWhileDraining() async throws {
         let relay = ChunkRelay(streamingInto: nil)

@@ -64,13 +64,17 @@ extension LiveConnection {
             body.cancel()
             relay.cancel()
         }
-        relay.start { [self] chunk in
-            watch?.touch()
-            let events = try reading.framer.parse(chunk)
-            guard !events.isEmpty else { return false }
-            deliver(events, from: sent)
-            return hasFollowerBehind
-        }
+        // A byte counts for the idle timeout when it arrives, not when a follower far
+        // behind lets it be read.
+        relay.start(
+            { [self] chunk in
+                let events = try reading.framer.parse(chunk)
+                guard !events.isEmpty else { return false }
+                deliver(events, from: sent)
+                return hasFollowerBehind
+            },
+            arrived: { watch?.touch() }
+        )
         do {
             let end = try await withTaskCancellationHandler {
                 while true {

@@ -21,6 +21,8 @@ package final class ChunkRelay: Sendable {
     /// Consumes a chunk; returns whether the chunks after it wait for the next
     /// ``ChunkRelay/drain()``.
     package typealias Consumer = @Sendable (Data) throws -> Bool
+    /// Told, on the transport's thread, that a chunk arrived — consumed or kept.
+    package typealias Arrival = @Sendable () -> Void
 
     /// Where the reading stands after ``ChunkRelay/drain()``.
     package enum Progress: Sendable {
@@ -65,6 +67,8 @@ package final class ChunkRelay: Sendable {
         var reader: CheckedContinuation<Void, Never>?
         /// The task that feeds a body of another transport through the relay.
         var pump: Task<Void, Never>?
+        /// Told of each chunk that arrives once the consumer started.
+        var arrived: Arrival?
 
         /// Keeps `chunk` for the reader. When it cannot be kept, the body ends with the
         /// error after the chunks kept before it, and the chunks after it are dropped.
@@ -123,7 +127,7 @@ package final class ChunkRelay: Sendable {
     ///
     /// - Parameter chunk: The chunk.
     package func receive(_ chunk: Data) {
-        let consumer = state.withLock { state -> Consumer? in
+        let (consumer, arrived) = state.withLock { state -> (Consumer?, Arrival?) in
             switch state.mode {
             case .undecided:
                 state.keep(chunk)
@@ -132,14 +136,16 @@ package final class ChunkRelay: Sendable {
             case .relaying(let consumer):
                 guard state.isHeld else {
                     state.isConsuming = true
-                    return consumer
+                    return (consumer, state.arrived)
                 }
                 state.keep(chunk)
+                return (nil, state.arrived)
             case .done:
                 break
             }
-            return nil
+            return (nil, nil)
         }
+        arrived?()
         guard let consumer else { return }
         // Nothing else calls the consumer while it does not hold: the reading task waits
         // until it returned.
@@ -241,11 +247,15 @@ package final class ChunkRelay: Sendable {
     /// Hands the chunks to `consumer` from now on: those kept at the next
     /// ``drain()``, in the reading task, then the others as they arrive.
     ///
-    /// - Parameter consumer: Consumes each chunk; never called by two threads at once.
-    package func start(_ consumer: @escaping Consumer) {
+    /// - Parameters:
+    ///   - consumer: Consumes each chunk; never called by two threads at once.
+    ///   - arrived: Told of each chunk as it arrives, also while the consumer holds:
+    ///     what an idle timeout counts, since a consumer far behind takes chunks late.
+    package func start(_ consumer: @escaping Consumer, arrived: Arrival? = nil) {
         state.withLock { state in
             guard case .undecided = state.mode else { return }
             state.mode = .relaying(consumer)
+            state.arrived = arrived
         }
     }
 
