@@ -106,6 +106,24 @@ struct PullToRefreshTests {
         #expect(indicator.events.filter { $0 == "start" || $0 == "stop" } == ["start", "stop"])
     }
 
+    @Test("a released pull shows its target refreshing in the same turn")
+    func refreshingAtOnce() async throws {
+        let mock = MockTransportForPull.make()
+        mock.respond(to: "/posts", with: .json(Post.list([1])))
+        let feed = FeedScreen(transport: mock)
+        await feed.refresh()
+        #expect(feed.ids == [1])
+        let pull = PullToRefresh(threshold: 50, indicator: indicator, refreshing: feed)
+        pull.pulled(to: 50)
+        let task = try #require(pull.released())
+        // A view drawn now, before any other task ran, shows the refresh.
+        #expect(feed.loadingState.activity == .refreshing)
+        await task.value
+        #expect(feed.loadingState.activity == .idle)
+        #expect(feed.loadingState.error == nil)
+        #expect(pull.phase == .idle)
+    }
+
     @Test("a failed refresh still stops the indicator")
     func failedRefreshStops() async throws {
         let mock = MockTransportForPull.failing()

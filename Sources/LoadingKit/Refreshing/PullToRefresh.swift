@@ -45,40 +45,57 @@ public final class PullToRefresh {
     public private(set) var progress = 0.0
 
     private weak var indicator: (any PullToRefreshIndicating)?
-    private let refresh: @MainActor () async -> Void
+    /// Starts the refresh in the calling turn, as far as it can, and returns what
+    /// awaits its end.
+    private let start: @MainActor () -> @MainActor () async -> Void
     private var lastReported: (progress: Double, beyondThreshold: Bool) = (0, false)
 
     /// Creates a gesture model that runs `refresh` when released beyond `threshold`.
+    ///
+    /// `refresh` runs in a task of its own, so a state it sets shows from the next
+    /// turn; ``init(threshold:indicator:refreshing:)`` starts a screen's refresh in
+    /// the turn of the release.
     ///
     /// - Parameters:
     ///   - threshold: The pull distance at which releasing refreshes.
     ///   - indicator: The indicator to drive; held weakly.
     ///   - refresh: The work a release starts; the indicator stays until it returns.
-    public init(
+    public convenience init(
         threshold: Double,
         indicator: (any PullToRefreshIndicating)? = nil,
         refresh: @escaping @MainActor () async -> Void
     ) {
-        precondition(threshold > 0, "PullToRefresh needs a positive threshold")
-        self.threshold = threshold
-        self.indicator = indicator
-        self.refresh = refresh
+        self.init(threshold: threshold, indicator: indicator, starting: { refresh })
     }
 
-    /// Creates a gesture model that refreshes `target`, held weakly.
+    /// Creates a gesture model that refreshes `target`, held weakly. The refresh
+    /// starts in the turn of the release: the target's ``LoadingState/activity`` says
+    /// ``LoadingActivity/refreshing`` when ``released()`` returns.
     ///
     /// - Parameters:
     ///   - threshold: The pull distance at which releasing refreshes.
     ///   - indicator: The indicator to drive; held weakly.
-    ///   - target: What a release refreshes with ``Refreshable/refresh()``.
+    ///   - target: What a release refreshes with ``Refreshable/startRefreshing(completion:)``.
     public convenience init<Target: Refreshable>(
         threshold: Double,
         indicator: (any PullToRefreshIndicating)? = nil,
         refreshing target: Target
     ) {
         self.init(threshold: threshold, indicator: indicator) { [weak target] in
-            await target?.refresh()
+            let refresh = target?.startRefreshing()
+            return { await refresh?.finish() }
         }
+    }
+
+    private init(
+        threshold: Double,
+        indicator: (any PullToRefreshIndicating)?,
+        starting start: @escaping @MainActor () -> @MainActor () async -> Void
+    ) {
+        precondition(threshold > 0, "PullToRefresh needs a positive threshold")
+        self.threshold = threshold
+        self.indicator = indicator
+        self.start = start
     }
 
     /// Whether a release now would refresh.
@@ -117,9 +134,9 @@ public final class PullToRefresh {
             phase = .refreshing
             progress = 1
             indicator?.startAnimating()
-            let refresh = self.refresh
+            let ended = start()
             return Task { [weak self] in
-                await refresh()
+                await ended()
                 self?.refreshDidEnd()
             }
         }
