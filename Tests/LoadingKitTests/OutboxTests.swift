@@ -292,6 +292,27 @@ struct OutboxTests {
         #expect(screen.loadingState.content?.title != "Nobody's")
     }
 
+    @Test("a write confirmed once the server is back clears the failure a reload met while away")
+    func confirmedClearsError() async throws {
+        let webservice = webservice()
+        let screen = await screen(on: webservice)
+        server.stop()
+        await sendQueued(try server.rename(1, to: "Offline").keptUntilSent(), from: screen)
+        await screen.load(resource: server.resource(ofPost: 1), policy: .force)
+        #expect(screen.loadingState.error != nil)
+        #expect(screen.loadingState.content?.title == "Offline")
+
+        try server.start()
+        await webservice.configuration.outbox?.resume()
+        await waitFor(1, Self.confirmed)
+
+        // The server's answer, received after the failure, ends it.
+        for await state in screen.states where state.error == nil {
+            #expect(state.content?.title == "Offline")
+            break
+        }
+    }
+
     @Test("three edits while away reach the server in the order they were made, on resume()")
     func orderedOnResume() async throws {
         let webservice = webservice()
