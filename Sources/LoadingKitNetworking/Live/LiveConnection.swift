@@ -248,7 +248,7 @@ final class LiveConnection<Event: Sendable>: LiveConnectionClosing {
             stop(.failed(.transportCannotStream))
             return
         }
-        let watch = live.reconnection.idleTimeout.map {
+        let watch = live.reconnection.watchedIdleTimeout.map {
             IdleWatch(clock: webservice.configuration.clock, timeout: $0)
         }
         await withTaskGroup(of: Void.self) { group in

@@ -24,7 +24,7 @@ public struct LiveReconnection: Sendable {
     /// How far each wait is moved either way, as a fraction of it. Default: 0.2.
     public var jitter: Double
     /// How long a connection may stay without a byte — not even a comment — before it
-    /// is given up and made again; `nil` for never. Default: 45 s.
+    /// is given up and made again; `nil`, zero or less for never. Default: 45 s.
     public var idleTimeout: Duration?
     /// The longest `Retry-After` honoured; a longer one stops the stream. Default: 5
     /// minutes.
@@ -39,7 +39,8 @@ public struct LiveReconnection: Sendable {
     ///   - multiplier: How much longer each wait after a failed reconnection is.
     ///   - maximumDelay: The longest wait.
     ///   - jitter: How far each wait is moved either way, as a fraction of it.
-    ///   - idleTimeout: How long a silent connection is kept; `nil` for ever.
+    ///   - idleTimeout: How long a silent connection is kept; `nil`, zero or less for
+    ///     ever.
     ///   - maximumRetryAfter: The longest `Retry-After` honoured.
     ///   - random: Draws the jitter.
     public init(
@@ -58,6 +59,11 @@ public struct LiveReconnection: Sendable {
         self.idleTimeout = idleTimeout
         self.maximumRetryAfter = maximumRetryAfter
         self.random = random
+    }
+
+    /// The idle timeout in force: ``idleTimeout`` when it is more than zero.
+    var watchedIdleTimeout: Duration? {
+        idleTimeout.flatMap { $0 > .zero ? $0 : nil }
     }
 
     /// The wait before a reconnection.

@@ -172,7 +172,7 @@ public struct LiveResource<Event: Sendable>: Sendable {
             request.setValue(lastEventID, forHTTPHeaderField: "Last-Event-ID")
         }
         // The kit keeps its own idle timeout; this only bounds a wait for the head.
-        let idle = reconnection.idleTimeout.map { Double($0.components.seconds) + 5 } ?? 3600
+        let idle = reconnection.watchedIdleTimeout.map { Double($0.components.seconds) + 5 } ?? 3600
         request.timeoutInterval = max(request.timeoutInterval, idle)
         return request
     }

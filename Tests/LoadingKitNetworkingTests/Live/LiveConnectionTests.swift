@@ -238,6 +238,46 @@ struct LiveConnectionTests {
         #expect(silent.hasClientLeft)
     }
 
+    @Test("between connections the idle watch sleeps no more, and watches the next from its start")
+    func idleWatchRests() async {
+        let first = StreamedBody()
+        let second = StreamedBody()
+        mock.respond(to: "/events", with: .eventStream(first))
+        mock.respond(to: "/events", with: .eventStream(second))
+        let live = raw.reconnecting(
+            steadyReconnection(delay: .seconds(30), idleTimeout: .seconds(10))
+        )
+        var reader = UpdateReader(webservice().follow(live))
+        _ = await reader.state { $0 == .connected }
+        await clock.waitForSleepers(1)
+        clock.advance(by: .seconds(10))
+        #expect(await reader.state { $0.isReconnecting }?.reconnection?.reason == .idle)
+        await clock.waitForSleepers(1)
+        clock.advance(by: .seconds(30))
+        _ = await reader.state { $0 == .connected }
+        await clock.waitForSleepers(1)
+        // The idle sleep, the reconnection's wait, the next idle sleep: nothing else.
+        #expect(clock.sleeps == [.seconds(10), .seconds(30), .seconds(10)])
+        clock.advance(by: .seconds(10))
+        #expect(await reader.state { $0.isReconnecting }?.reconnection?.reason == .idle)
+        await second.waitUntilClientLeft()
+    }
+
+    @Test("an idle timeout of zero is no timeout: the connection is kept and no watch runs")
+    func zeroIdleTimeout() async {
+        let body = StreamedBody()
+        mock.respond(to: "/events", with: .eventStream(body))
+        let live = raw.reconnecting(steadyReconnection(idleTimeout: .zero))
+        var reader = UpdateReader(webservice().follow(live))
+        _ = await reader.state { $0 == .connected }
+        body.send("data: one\n\n")
+        #expect(await reader.next()?.rawEvent?.data == "one")
+        body.send("data: two\n\n")
+        #expect(await reader.next()?.rawEvent?.data == "two")
+        #expect(clock.sleeps.isEmpty)
+        #expect(mock.requests.count == 1)
+    }
+
     @Test("one idle watch serves every connection: 20 short ones start one idle sleep, not 20")
     func oneIdleWatch() async {
         // A sleep on the standard clocks holds its timer until its deadline even when
