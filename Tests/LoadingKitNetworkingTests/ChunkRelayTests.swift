@@ -323,4 +323,74 @@ struct ChunkRelayTests {
         }
         #expect(consumed.all == ["a", "b", "c"])
     }
+
+    @Test(
+        "a chunk that cannot be kept ends the body after those kept, and the transport is told to stop"
+    )
+    func failedKeep() async throws {
+        let relay = ChunkRelay(
+            streamingInto: nil,
+            holdingIn: HeldChunks(memoryLimit: 0, fileLimit: 4)
+        )
+        let consumed = Consumed(holdingAfter: ["a"])
+        relay.start(consumed.consume)
+        #expect(relay.receive(chunk("a")))
+        #expect(try await relay.drain().isHolding)
+        #expect(relay.receive(chunk("bc")))
+        #expect(relay.hasSpilled)
+        #expect(relay.receive(chunk("defgh")) == false)
+        #expect(relay.receive(chunk("i")) == false)
+        let end = try await relay.drain()
+        #expect(consumed.all == ["a", "bc"])
+        guard case .ended(WebserviceError.responseTooLarge(let failure)?) = end else {
+            Issue.record("expected responseTooLarge, got \(end)")
+            return
+        }
+        #expect(failure.limit == 4)
+        #expect(relay.hasSpilled == false)
+    }
+
+    @Test("a body iterated gets the chunks kept in a file, in order, then its end")
+    func streamingFromFile() async throws {
+        let (body, continuation) = ResponseBody.makeBody {}
+        let relay = ChunkRelay(streamingInto: continuation, holdingIn: HeldChunks(memoryLimit: 2))
+        let relayed = body.relayed(by: relay)
+        for text in ["ab", "cd", "ef"] {
+            relay.receive(chunk(text))
+        }
+        #expect(relay.hasSpilled)
+        relay.finish(throwing: nil)
+        var received = ""
+        for try await next in relayed {
+            received += String(decoding: next, as: UTF8.self)
+        }
+        #expect(received == "abcdef")
+        #expect(relay.hasSpilled == false)
+    }
+
+    @Test("cancelling drops the chunks kept in a file and closes it")
+    func cancellingDropsFile() async throws {
+        let relay = ChunkRelay(streamingInto: nil, holdingIn: HeldChunks(memoryLimit: 0))
+        let consumed = Consumed()
+        relay.start(consumed.consume)
+        relay.receive(chunk("a"))
+        relay.receive(chunk("b"))
+        #expect(relay.hasSpilled)
+        relay.cancel()
+        #expect(relay.hasSpilled == false)
+        #expect(relay.receive(chunk("c")) == false)
+        let end = try await relay.drain()
+        #expect(consumed.all.isEmpty)
+        guard case .ended(let error) = end, error is CancellationError else {
+            Issue.record("expected CancellationError, got \(end)")
+            return
+        }
+    }
+}
+
+extension ChunkRelay.Progress {
+    /// Whether the consumer asked to hold.
+    fileprivate var isHolding: Bool {
+        if case .holding = self { true } else { false }
+    }
 }

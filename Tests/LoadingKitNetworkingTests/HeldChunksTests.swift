@@ -96,4 +96,45 @@ struct HeldChunksTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
         #expect(texts(try held.take()) == ["secret"])
     }
+
+    @Test("past the file limit a chunk is refused with responseTooLarge, and what was kept stays")
+    func fileLimit() throws {
+        var held = HeldChunks(memoryLimit: 2, fileLimit: 4)
+        try held.append(chunk("ab"))
+        try held.append(chunk("cd"))
+        #expect(throws: WebserviceError.self) { try held.append(chunk("efg")) }
+        try held.append(chunk("ef"))
+        #expect(texts(try held.take()) == ["ab"])
+        #expect(texts(try held.take()) == ["cdef"])
+        // Read back, the file's room is free again.
+        try held.append(chunk("gh"))
+        try held.append(chunk("ijkl"))
+        #expect(texts(try held.take()) == ["gh"])
+        #expect(texts(try held.take()) == ["ijkl"])
+    }
+
+    @Test("the files are segments, each closed once read to its end: a reader behind frees disk")
+    func segmentsClosed() throws {
+        var held = HeldChunks(memoryLimit: 0)
+        try held.append(Data(repeating: 1, count: HeldChunks.segmentSize))
+        try held.append(chunk("next"))
+        #expect(held.fileCount == 2)
+        var read = 0
+        while read < HeldChunks.segmentSize {
+            read += try held.take().reduce(0) { $0 + $1.count }
+        }
+        #expect(held.fileCount == 1)
+        try held.append(chunk("more"))
+        #expect(texts(try held.take()) == ["nextmore"])
+        #expect(held.fileCount == 0)
+        #expect(held.isEmpty)
+    }
+
+    @Test("each file is readable by its owner only and not inherited by a child process")
+    func filesPrivate() throws {
+        var held = HeldChunks(memoryLimit: 0)
+        try held.append(chunk("secret"))
+        #expect(held.fileCount == 1)
+        #expect(held.filesArePrivate)
+    }
 }

@@ -13,9 +13,12 @@
 ///
 /// A follower that falls behind by more than ``maximumBacklog`` updates holds the
 /// connection's reading until it is back within a quarter of that: the updates waiting
-/// stay bounded however fast the server sends, and no event is dropped. The bytes that
-/// arrive meanwhile wait for the reading — past 256 KiB in a temporary file that has no
-/// name, so memory stays flat —, since FoundationNetworking cannot pause a transfer.
+/// stay bounded however fast the server sends. The bytes that arrive meanwhile wait for
+/// the reading — past 256 KiB in temporary files that have no name, so memory stays flat
+/// —, since FoundationNetworking cannot pause a transfer. Past 64 MiB waiting, or a file
+/// that cannot be written, the connection ends after the events kept and reconnects
+/// from the last event id: a stream whose events carry no id loses what the server sent
+/// after them.
 public struct LiveFollowing<Event: Sendable>: AsyncSequence, Sendable {
     /// An event, or a change of the connection's state.
     public typealias Element = LiveUpdate<Event>

@@ -13,10 +13,16 @@ import Foundation
 /// ```
 ///
 /// A consumer that asks to hold is handed nothing more on the transport's thread: the
-/// chunks that arrive wait here — past 1 MiB in a temporary file (``HeldChunks``), since
-/// FoundationNetworking cannot pause the transfer — and the reading task consumes them
-/// at its next ``drain()``. The consumer is never called by two threads at once, and every chunk
-/// reaches it once, in order.
+/// chunks that arrive wait here — past 256 KiB in temporary files (``HeldChunks``),
+/// since FoundationNetworking cannot pause the transfer — and the reading task consumes
+/// them at its next ``drain()``. The consumer is never called by two threads at once,
+/// and every chunk reaches it once, in order. A chunk that cannot be kept (the files'
+/// limit, a full disk) ends the body with that error after the chunks kept before it,
+/// and ``receive(_:)`` tells the transport to stop the transfer.
+///
+/// Keeping and taking back chunks writes and reads the files under the relay's lock, on
+/// the transport's thread for a write: a chunk or a 64 KiB read to or from the page
+/// cache, short beside the framing and decoding the consumer does on that thread.
 package final class ChunkRelay: Sendable {
     /// Consumes a chunk; returns whether the chunks after it wait for the next
     /// ``ChunkRelay/drain()``.
@@ -70,15 +76,24 @@ package final class ChunkRelay: Sendable {
         /// Told of each chunk that arrives once the consumer started.
         var arrived: Arrival?
 
-        /// Keeps `chunk` for the reader. When it cannot be kept, the body ends with the
-        /// error after the chunks kept before it, and the chunks after it are dropped.
-        mutating func keep(_ chunk: Data) {
-            guard end == nil else { return }
+        /// Keeps `chunk` for the reader; returns whether more chunks are wanted. When it
+        /// cannot be kept, the body ends with the error after the chunks kept before it,
+        /// and the chunks after it are dropped.
+        mutating func keep(_ chunk: Data) -> Bool {
+            guard end == nil else { return false }
             do {
                 try held.append(chunk)
+                return true
             } catch {
                 end = .some(error)
+                return false
             }
+        }
+
+        /// Over: what is kept is dropped, and its files closed.
+        mutating func close() {
+            mode = .done
+            held.removeAll()
         }
     }
 
@@ -109,7 +124,10 @@ package final class ChunkRelay: Sendable {
         let pump = Task {
             do {
                 for try await chunk in body {
-                    relay.receive(chunk)
+                    guard relay.receive(chunk) else {
+                        body.cancel()
+                        return
+                    }
                 }
                 relay.finish(throwing: nil)
             } catch {
@@ -126,27 +144,36 @@ package final class ChunkRelay: Sendable {
     /// reader iterating the body, or kept.
     ///
     /// - Parameter chunk: The chunk.
-    package func receive(_ chunk: Data) {
-        let (consumer, arrived) = state.withLock { state -> (Consumer?, Arrival?) in
+    /// - Returns: Whether more chunks are wanted: `false` once the relay is over, or a
+    ///   chunk could not be kept. The transport then stops the transfer.
+    @discardableResult
+    package func receive(_ chunk: Data) -> Bool {
+        let (consumer, arrived, wantsMore) = state.withLock {
+            state -> (Consumer?, Arrival?, Bool) in
             switch state.mode {
             case .undecided:
-                state.keep(chunk)
+                return (nil, nil, state.keep(chunk))
             case .streaming:
                 stream?.yield(chunk)
+                return (nil, nil, true)
             case .relaying(let consumer):
                 guard state.isHeld else {
                     state.isConsuming = true
-                    return (consumer, state.arrived)
+                    return (consumer, state.arrived, true)
                 }
-                state.keep(chunk)
-                return (nil, state.arrived)
+                return (nil, state.arrived, state.keep(chunk))
             case .done:
-                break
+                return (nil, nil, false)
             }
-            return (nil, nil)
         }
         arrived?()
-        guard let consumer else { return }
+        guard let consumer else {
+            if !wantsMore {
+                // A chunk that could not be kept ended the body: the drain says so.
+                wakeReader { _ in }
+            }
+            return wantsMore
+        }
         // Nothing else calls the consumer while it does not hold: the reading task waits
         // until it returned.
         var holds = false
@@ -167,6 +194,7 @@ package final class ChunkRelay: Sendable {
                 state.holdAsked = true
             }
         }
+        return true
     }
 
     /// The body ended, by itself (`nil`) or with `error`.
@@ -178,7 +206,7 @@ package final class ChunkRelay: Sendable {
             state.end = .some(error)
             switch state.mode {
             case .streaming:
-                state.mode = .done
+                state.close()
                 return .some(error)
             case .relaying:
                 // Nobody reads the stream: it ends as finished, not as given up.
@@ -198,8 +226,7 @@ package final class ChunkRelay: Sendable {
     package func cancel() {
         finish(throwing: CancellationError())
         let pump = state.withLock { state in
-            state.mode = .done
-            state.held.removeAll()
+            state.close()
             return state.pump
         }
         pump?.cancel()
@@ -233,8 +260,7 @@ package final class ChunkRelay: Sendable {
                     }
                 }
             } catch {
-                state.mode = .done
-                state.held.removeAll()
+                state.close()
                 stream?.finish(throwing: error)
                 return
             }
@@ -276,7 +302,7 @@ package final class ChunkRelay: Sendable {
                     return .end(state.end ?? nil)
                 }
                 if let failure = state.failure {
-                    state.mode = .done
+                    state.close()
                     return .fail(failure)
                 }
                 if state.holdAsked {
@@ -288,13 +314,12 @@ package final class ChunkRelay: Sendable {
                     do {
                         return .consume(try state.held.take(), consumer)
                     } catch {
-                        state.mode = .done
-                        state.held.removeAll()
+                        state.close()
                         return .fail(error)
                     }
                 }
                 if let end = state.end {
-                    state.mode = .done
+                    state.close()
                     return .end(end)
                 }
                 state.isHeld = false
@@ -307,7 +332,7 @@ package final class ChunkRelay: Sendable {
                     do {
                         holds = try consumer(chunk)
                     } catch {
-                        state.withLock { $0.mode = .done }
+                        state.withLock { $0.close() }
                         throw error
                     }
                     if holds {

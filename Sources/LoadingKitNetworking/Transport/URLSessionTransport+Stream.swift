@@ -130,9 +130,13 @@ extension URLSessionTransport: StreamingTransport {
 
         /// Passes a chunk of the body on. FoundationNetworking cannot pause a transfer
         /// (a suspended data task does not go on where it stopped): a reader far behind
-        /// leaves the chunks waiting in the relay, past 256 KiB in a temporary file.
+        /// leaves the chunks waiting in the relay, past 256 KiB in temporary files. When
+        /// the relay wants no more — over, or a chunk it could not keep — the transfer
+        /// stops.
         func receive(_ data: Data) {
-            relay.receive(data)
+            if !relay.receive(data) {
+                body.cancel()
+            }
         }
 
         /// Ends the body, or the wait for the head, with the task's outcome.
