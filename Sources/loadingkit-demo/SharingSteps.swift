@@ -125,7 +125,7 @@ struct SharingSteps {
                     stories[index].title = title
                 }
             }
-        let task: MutationTask<Story> = detail.send(mutation)
+        let task: MutationTask<Story> = detail.startSending(mutation)
         let seen = [await shows(title, in: streams.0), await shows(title, in: streams.1)]
         let shown = seen.map { $0 ? "\"\(title)\"" : "-" }
         renderer.note("before the server answers — list: \(shown[0]) · detail: \(shown[1])")

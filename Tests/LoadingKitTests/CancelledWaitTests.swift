@@ -17,7 +17,7 @@ struct CancelledWaitTests {
         let gate = MockTransport.Gate()
         mock.respond(to: "/posts/3", method: .patch, with: .json(Post(3)), after: gate)
         let screen = DetailScreen(webservice: webservice)
-        let saving: MutationTask<Post> = screen.send(try Post.rename(id: 3, to: "A"))
+        let saving: MutationTask<Post> = screen.startSending(try Post.rename(id: 3, to: "A"))
         await gate.waitForArrivals()
 
         let waiter = Task { await saving.finish() }

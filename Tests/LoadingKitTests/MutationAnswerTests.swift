@@ -120,9 +120,9 @@ struct MutationAnswerTests {
 
         // Unscoped writes run side by side: the second is sent once the first is held,
         // so that each request takes its own gate.
-        let first = detail.send(try rename(to: "A")) { _ in }
+        let first = detail.startSending(try rename(to: "A")) { _ in }
         await firstGate.waitForArrivals()
-        let second = detail.send(try rename(to: "B")) { _ in }
+        let second = detail.startSending(try rename(to: "B")) { _ in }
         firstGate.open()
         await first.finish()
         await secondGate.waitForArrivals()
@@ -206,7 +206,7 @@ struct MutationAnswerTests {
         .optimistically(updating: post()) { $0.likeCount += 1 }
         .storingAnswer(as: post())
 
-        let saving: MutationTask<Liked> = screen.send(like)
+        let saving: MutationTask<Liked> = screen.startSending(like)
         #expect(screen.counts == [10, 11])
         await saving.finish()
 

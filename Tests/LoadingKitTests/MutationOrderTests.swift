@@ -40,7 +40,7 @@ struct MutationOrderTests {
         mock.respond(to: "/posts/3", method: .patch, with: .json(Post(3)))
         let screen = DetailScreen(webservice: webservice)
         let tasks: [MutationTask<Post>] = try ["A", "B", "C"].map { title in
-            screen.send(try Post.rename(id: 3, to: title).scoped("post-3"))
+            screen.startSending(try Post.rename(id: 3, to: title).scoped("post-3"))
         }
 
         await gate.waitForArrivals()
@@ -113,7 +113,7 @@ struct MutationOrderTests {
         )
         .optimistically(updating: posts) { $0.insert(Post(2), at: 0) }
 
-        let saving: MutationTask<Post> = screen.send(mutation)
+        let saving: MutationTask<Post> = screen.startSending(mutation)
         await gate.waitForArrivals()
         let reload = Task { await screen.load(resource: posts, policy: .force) }
         await waitForWaits(1)
@@ -261,7 +261,7 @@ struct MutationOrderTests {
             mock.respond(to: "/posts/3", method: .patch, with: .status(500), after: gate)
             let rename = try Post.rename(id: 3, to: title)
             mutations.append(
-                screen.send(
+                screen.startSending(
                     rename.optimistically(updating: Post.resource(id: 3)) {
                         $0 = Post(id: 3, title: $0.title + "+" + title)
                     }

@@ -34,8 +34,8 @@ struct MutationReliabilityTests {
 
         let (first, second) = (try create(2), try create(3))
 
-        let saved = await callback { reply in screen.send(first) { reply($0.value) } }
-        let failed = await callback { reply in screen.send(second) { reply($0.error) } }
+        let saved = await callback { reply in screen.startSending(first) { reply($0.value) } }
+        let failed = await callback { reply in screen.startSending(second) { reply($0.error) } }
 
         #expect(saved == Post(2))
         #expect(failed??.description.contains("500") == true)
@@ -51,7 +51,7 @@ struct MutationReliabilityTests {
 
         await confirmation(expectedCount: 1) { completed in
             await callback { reply in
-                screen?.send(mutation) { saving in
+                screen?.startSending(mutation) { saving in
                     #expect(saving.value == Post(2))
                     completed()
                     reply(())

@@ -54,7 +54,7 @@ struct MutationTests {
             $0.insert(Post(2), at: 0)
         }
 
-        let saving: MutationTask<Post> = first.send(mutation)
+        let saving: MutationTask<Post> = first.startSending(mutation)
         #expect(saving.isInFlight)
         await gate.waitForArrivals()
         await waitUntil(second, shows: [2, 1])
@@ -88,7 +88,7 @@ struct MutationTests {
             $0.insert(Post(2), at: 0)
         }
 
-        let saving: MutationTask<Post> = first.send(mutation)
+        let saving: MutationTask<Post> = first.startSending(mutation)
         await gate.waitForArrivals()
         await waitUntil(second, shows: [2, 1])
         gate.open()
@@ -233,7 +233,7 @@ struct MutationTests {
         let webservice = webservice()
         let screen = PostsScreen(webservice: webservice, clock: clock)
         mock.respond(to: "/posts", method: .post, with: .status(422))
-        let saving: MutationTask<Post> = screen.send(try Mutation(create(2)))
+        let saving: MutationTask<Post> = screen.startSending(try Mutation(create(2)))
         await confirmation("isInFlight changes") { changed in
             withObservationTracking {
                 _ = saving.isInFlight
@@ -243,5 +243,41 @@ struct MutationTests {
             await saving.finish()
         }
         #expect(saving.error?.description.contains("422") == true)
+    }
+
+    @Test("a started mutation's outcome says sent, failed or cancelled, with nothing to catch")
+    func outcome() async throws {
+        let webservice = webservice()
+        let screen = PostsScreen(webservice: webservice, clock: clock)
+        mock.respond(to: "/posts", method: .post, with: .json(Post(2)))
+        mock.respond(to: "/posts", method: .post, with: .status(422))
+        let gate = MockTransport.Gate()
+        mock.respond(to: "/posts", method: .post, with: .json(Post(4)), after: gate)
+
+        let sent: MutationTask<Post> = screen.startSending(try Mutation(create(2)))
+        #expect(sent.outcome == nil)
+        await sent.finish()
+        guard case .sent(let post) = sent.outcome else {
+            Issue.record("expected sent, got \(String(describing: sent.outcome))")
+            return
+        }
+        #expect(post.id == 2)
+
+        let refused: MutationTask<Post> = screen.startSending(try Mutation(create(3)))
+        await refused.finish()
+        guard case .failed(let error) = refused.outcome else {
+            Issue.record("expected failed, got \(String(describing: refused.outcome))")
+            return
+        }
+        #expect(error == refused.error)
+
+        let cancelled: MutationTask<Post> = screen.startSending(try Mutation(create(4)))
+        await gate.waitForArrivals()
+        cancelled.cancel()
+        await cancelled.finish()
+        guard case .cancelled = cancelled.outcome else {
+            Issue.record("expected cancelled, got \(String(describing: cancelled.outcome))")
+            return
+        }
     }
 }

@@ -33,7 +33,7 @@ struct OptimisticChangeTests {
         )
         .optimistically(updating: posts) { $0.insert(Post(2), at: 0) }
 
-        let saving: MutationTask<Post> = first.send(mutation)
+        let saving: MutationTask<Post> = first.startSending(mutation)
         #expect(first.ids == [2, 1])
         #expect(second.ids == [2, 1])
         #expect(webservice.storedValue(for: posts)?.value.map(\.id) == [2, 1])
@@ -61,7 +61,7 @@ struct OptimisticChangeTests {
         let gate = MockTransport.Gate()
         mock.respond(to: "/posts/5", method: .patch, with: .status(500), after: gate)
 
-        let saving: MutationTask<Post> = detail.send(try rename(5, to: "Renamed"))
+        let saving: MutationTask<Post> = detail.startSending(try rename(5, to: "Renamed"))
         #expect(detail.titles.last == "Renamed")
         #expect(list.items.map(\.title)[4] == "Renamed")
         #expect(list.changes.suffix(2) == [.removed(4..<5), .inserted(IndexSet(integer: 4))])
@@ -90,7 +90,7 @@ struct OptimisticChangeTests {
         let writeGate = MockTransport.Gate()
         mock.respond(to: "/posts/1", method: .patch, with: .status(500), after: writeGate)
 
-        let saving: MutationTask<Post> = screen.send(try rename(1, to: "Renamed"))
+        let saving: MutationTask<Post> = screen.startSending(try rename(1, to: "Renamed"))
         #expect(screen.titles.last == "Renamed")
         reloadGate.open()
         await reloading.valuePropagatingCancellation
@@ -142,7 +142,7 @@ struct OptimisticChangeTests {
         await first.loadNextPage()
         let gate = MockTransport.Gate()
         mock.respond(to: "/posts/5", method: .patch, with: .status(500), after: gate)
-        let saving: MutationTask<Post> = first.send(try rename(5, to: "Renamed"))
+        let saving: MutationTask<Post> = first.startSending(try rename(5, to: "Renamed"))
         #expect(first.items.map(\.title)[4] == "Renamed")
 
         first.loadingDidDisappear()

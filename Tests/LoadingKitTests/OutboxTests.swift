@@ -583,12 +583,17 @@ struct OutboxTests {
         let screen = await screen(on: webservice())
         server.stop()
 
-        let task: MutationTask<Post> = screen.send(
+        let task: MutationTask<Post> = screen.startSending(
             try server.rename(1, to: "Later").keptUntilSent()
         )
         await task.finish()
 
         #expect(task.queuedWrite?.sequence == 1)
+        guard case .queued(let write) = task.outcome else {
+            Issue.record("expected queued, got \(String(describing: task.outcome))")
+            return
+        }
+        #expect(write == task.queuedWrite)
         #expect(task.error == nil)
         #expect(!task.isInFlight)
     }

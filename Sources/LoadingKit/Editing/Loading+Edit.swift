@@ -9,7 +9,7 @@ extension Loading {
     /// ```swift
     /// func delete(_ post: Post) {
     ///     screen.edit(.removing(id: post.id))
-    ///     screen.send(Mutation(Post.delete(id: post.id)))
+    ///     screen.startSending(Mutation(Post.delete(id: post.id)))
     /// }
     /// ```
     ///

@@ -18,6 +18,9 @@ extension Loading {
     /// }
     /// ```
     ///
+    /// To start the mutation without waiting, and read how it ended without catching,
+    /// use ``startSending(_:completion:)``.
+    ///
     /// Cancelling the calling task cancels the mutation: its change is taken back and
     /// the call throws ``WebserviceError/cancelled``. The loader's own state is not
     /// changed by the mutation itself, only by the values it changes.
@@ -35,22 +38,27 @@ extension Loading {
         }
     }
 
-    /// Sends `mutation` through the loader's webservice without waiting: its
+    /// Starts sending `mutation` through the loader's webservice without waiting: its
     /// optimistic changes are in the store and on every screen showing the values it
     /// changes — this one included, and the rows of every list, paged or not, that
     /// stores its items under the items' own resources (``Resource/storingElements(_:as:)``)
-    /// — before `send` returns; what it invalidates reloads once it succeeds.
+    /// — before `startSending` returns; what it invalidates reloads once it succeeds.
     ///
     /// ```swift
-    /// screen.send(rename) { saving in
+    /// screen.startSending(rename) { saving in
     ///     if let error = saving.error { showError(error.description) }
     /// }
     /// ```
     ///
     /// Keeping the returned task is optional: the mutation runs to its end and calls
-    /// `completion` exactly once either way. In `async` code, `screen.send(mutation)`
-    /// without a completion is ``send(_:)``, which awaits the answer; write
-    /// `let saving: MutationTask<Post> = screen.send(mutation)` for the task.
+    /// `completion` exactly once either way. Its ``MutationTask/outcome`` says how it
+    /// ended — sent, kept in the outbox, failed or cancelled — with nothing to catch:
+    ///
+    /// ```swift
+    /// let saving = screen.startSending(rename)
+    /// await saving.finish()
+    /// if case .queued = saving.outcome { print("Saved on this device") }
+    /// ```
     ///
     /// The loader's own state is not changed by the mutation itself, only by the values
     /// it changes; a failure is reported in the task's ``MutationTask/error``, not to
@@ -61,7 +69,7 @@ extension Loading {
     ///   - completion: Called on the main actor once the mutation has ended.
     /// - Returns: The mutation's observable state, which also cancels it.
     @discardableResult
-    public func send<A: Sendable>(
+    public func startSending<A: Sendable>(
         _ mutation: Mutation<A>,
         completion: (@MainActor (MutationTask<A>) -> Void)? = nil
     ) -> MutationTask<A> {

@@ -7,7 +7,7 @@ import Observation
 /// the mutation runs to its end, and calls its completion once, either way.
 ///
 /// ```swift
-/// let saving = screen.send(rename)
+/// let saving = screen.startSending(rename)
 /// saveButton.isEnabled = !saving.isInFlight
 /// await saving.finish()
 /// if let error = saving.error { showError(error.description) }
@@ -28,6 +28,9 @@ public final class MutationTask<A: Sendable> {
     /// (``Mutation/keptUntilSent()``) that could not reach its server: it is sent
     /// again later, its change shown meanwhile. `nil` otherwise; ``error`` is `nil` then.
     public private(set) var queuedWrite: QueuedWrite?
+    /// How the mutation ended — sent, queued, failed or cancelled — with nothing to
+    /// catch; `nil` while in flight.
+    public private(set) var outcome: MutationOutcome<A>?
 
     @ObservationIgnored private var task: Task<Void, Never>?
 
@@ -62,12 +65,16 @@ public final class MutationTask<A: Sendable> {
         switch outcome {
         case .success(let value):
             self.value = value
+            self.outcome = .sent(value)
         case .failure(.cancelled):
             wasCancelled = true
+            self.outcome = .cancelled
         case .failure(.queued(let write)):
             queuedWrite = write
+            self.outcome = .queued(write)
         case .failure(let error):
             self.error = .webservice(error)
+            self.outcome = .failed(.webservice(error))
         }
     }
 

@@ -147,8 +147,8 @@ public struct Mutation<A: Sendable>: Sendable {
     /// were made. Mutations of different scopes, or of none, run side by side.
     ///
     /// ```swift
-    /// screen.send(Mutation(Post.rename(id: 3, to: "Draft")).scoped("post-3"))
-    /// screen.send(Mutation(Post.publish(id: 3)).scoped("post-3"))  // sent after the rename
+    /// screen.startSending(Mutation(Post.rename(id: 3, to: "Draft")).scoped("post-3"))
+    /// screen.startSending(Mutation(Post.publish(id: 3)).scoped("post-3"))  // after the rename
     /// ```
     ///
     /// - Parameter scope: Names the mutations that run one after another.

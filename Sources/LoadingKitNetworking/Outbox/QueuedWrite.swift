@@ -5,9 +5,9 @@ import Foundation
 /// key. Its optimistic changes stay shown meanwhile.
 ///
 /// ```swift
-/// do {
-///     try await screen.send(rename)
-/// } catch .webservice(.queued(let write)) {
+/// let saving = screen.startSending(rename)
+/// await saving.finish()
+/// if case .queued(let write) = saving.outcome {
 ///     status = "Saved on this device; sent when the server is back (\(write.method.rawValue))"
 /// }
 /// ```

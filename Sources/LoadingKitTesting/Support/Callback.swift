@@ -7,7 +7,7 @@ import LoadingKitNetworking
 ///
 /// ```swift
 /// let saved = await callback { reply in
-///     screen.send(rename) { saving in reply(saving.value) }
+///     screen.startSending(rename) { saving in reply(saving.value) }
 /// }
 /// ```
 ///

@@ -489,6 +489,19 @@ enum OutboxSnippets {
         // end snippet
     }
 
+    static func outcome(screen: TodosScreen, rename: Mutation<Todo>) async {
+        // snippet: outbox-outcome
+        let saving = screen.startSending(rename)
+        await saving.finish()
+        switch saving.outcome {
+        case .sent(let saved): print("Saved “\(saved.title)”")
+        case .queued: print("Saved on this device; sent when the server is back")
+        case .failed(let error): print(error.description)  // taken back
+        case .cancelled, nil: break
+        }
+        // end snippet
+    }
+
     static func resume(outbox: Outbox) async {
         // snippet: outbox-resume
         await outbox.resume()  // the network is back: send what waits, in order
@@ -528,7 +541,7 @@ enum SharingSnippets {
                 }
             }
             .invalidating(.prefix(Todo.collection))  // once the server took it
-        let saving = screen.send(save) { saving in  // a failure takes the change back
+        let saving = screen.startSending(save) { saving in  // a failure takes the change back
             if let error = saving.error { print(error.description) }
         }
         print(saving.isInFlight)  // observable: disable the button meanwhile

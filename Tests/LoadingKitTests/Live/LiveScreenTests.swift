@@ -229,7 +229,7 @@ struct LiveScreenTests {
             Resource<Post>(url: Post.baseURL.appending(path: "posts"), body: Post(9))
         )
         .optimistically(updating: posts) { $0.insert(Post(9), at: 0) }
-        let saving: MutationTask<Post> = list.send(mutation)
+        let saving: MutationTask<Post> = list.startSending(mutation)
         #expect(list.ids == [9, 1])
         let replacing = posts
         list.follow(

@@ -259,7 +259,7 @@ private struct SwitchRun {
         }
         mutationsInFlight.withLock { $0 += 1 }
         changedSinceCheck = true
-        let task = screen.send(mutation) {
+        let task = screen.startSending(mutation) {
             [mutationsInFlight, mutationsEnded, cancelledMutations, progress] task in
             mutationsEnded.withLock { $0 += 1 }
             if task.wasCancelled {

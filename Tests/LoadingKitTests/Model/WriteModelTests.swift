@@ -158,7 +158,7 @@ private struct WriteRun {
                 mutation = mutation.keptUntilSent()
             }
             steps.append("screen \(index) sends \(title)")
-            let task: MutationTask<Post> = screens[index].send(mutation)
+            let task: MutationTask<Post> = screens[index].startSending(mutation)
             mutations.append(task)
         case 3:
             steps.append("screen \(index) reloads")
