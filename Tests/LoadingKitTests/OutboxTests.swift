@@ -58,6 +58,15 @@ struct OutboxTests {
         await recorder.waitForEvents(count) { matches($0.kind) }
     }
 
+    /// Returns once a sleep of `duration` has started on `clock`.
+    private static func waitForSleep(of duration: Duration, on clock: ManualClock) async {
+        while !Task.isCancelled {
+            let sleeps = clock.sleeps
+            guard !sleeps.contains(duration) else { return }
+            await clock.waitForSleepers(sleeps.count + 1)
+        }
+    }
+
     private static let confirmed: @Sendable (LoadingEvent.Kind) -> Bool = { kind in
         if case .writeConfirmed = kind { return true }
         return false
@@ -311,6 +320,54 @@ struct OutboxTests {
             #expect(state.content?.title == "Offline")
             break
         }
+    }
+
+    @Test(
+        "writes kept while the server is away go by themselves once it answers, after a growing wait"
+    )
+    func retriesByItself() async throws {
+        let clock = ManualClock()
+        let outbox = Outbox(directory: directory, retry: OutboxRetry(jitter: 0))
+        let webservice = Webservice(
+            transport: URLSessionTransport(),
+            configuration: .init(clock: clock, monitor: recorder, outbox: outbox)
+        )
+        let screen = await screen(on: webservice)
+        server.stop()
+        for title in ["One", "Two"] {
+            await sendQueued(
+                try server.rename(1, to: title).scoped("post-1").keptUntilSent(),
+                from: screen
+            )
+        }
+        await Self.waitForSleep(of: .seconds(1), on: clock)
+        clock.advance(by: .seconds(1))
+        // Still away: the next try waits twice as long.
+        await Self.waitForSleep(of: .seconds(2), on: clock)
+        #expect(outbox.pendingWrites.count == 2)
+        #expect(server.patchKeys.isEmpty)
+
+        try server.start()
+        clock.advance(by: .seconds(2))
+        await waitFor(2, Self.confirmed)
+        #expect(server.appliedTitles == ["One", "Two"])
+        #expect(outbox.pendingWrites.isEmpty)
+        for await state in screen.states where state.content?.title == "Two" && !state.isLoading {
+            break
+        }
+    }
+
+    @Test("the outbox's wait grows from its delay by its multiplier to its maximum, with jitter")
+    func retryWaits() {
+        let steady = OutboxRetry(delay: .seconds(1), maximumDelay: .seconds(60), jitter: 0)
+        #expect(
+            (0...7).map { steady.wait(afterFailures: $0) }
+                == [1, 2, 4, 8, 16, 32, 60, 60].map { Duration.seconds($0) }
+        )
+        let jittered = OutboxRetry(delay: .seconds(10), jitter: 0.2, random: RandomSource { 0.999 })
+        #expect(jittered.wait(afterFailures: 0) > .seconds(11.9))
+        #expect(jittered.wait(afterFailures: 0) <= .seconds(12))
+        #expect(OutboxRetry(random: RandomSource { 0 }).wait(afterFailures: 10) == .seconds(48))
     }
 
     @Test("three edits while away reach the server in the order they were made, on resume()")

@@ -18,9 +18,9 @@ import Synchronization
 /// A kept write is on disk before it is sent, and leaves the disk only once the server
 /// answered it: a process killed at any instant loses none, and the `Idempotency-Key`
 /// sent with every attempt lets a server that honours it apply none twice. A write the
-/// server cannot be reached for is sent again — in order within its scope — when a
-/// request to its server gets an answer, on ``resume()``, and when a webservice starts
-/// with the outbox. A write the server rejects with a `4xx` leaves it, its optimistic
+/// server cannot be reached for is sent again — in order within its scope — by itself
+/// after a growing wait (``OutboxRetry``), when a request to its server gets an answer,
+/// on ``resume()``, and when a webservice starts with the outbox. A write the server rejects with a `4xx` leaves it, its optimistic
 /// changes taken back. Header fields that carry credentials (`Authorization`, `Cookie`,
 /// `X-API-Key` — any whose name has a word such as `token`, `key`, `secret` or `auth`,
 /// or that the webservice's `credentialNames` lists) are never written: they are taken
@@ -42,6 +42,8 @@ public final class Outbox: Sendable {
     /// (``WebserviceError/queued(_:)``), as for a server that cannot be reached, and the
     /// sending goes on; its answer is applied when it comes.
     public let answerWait: Duration
+    /// When the writes that wait are sent again by themselves.
+    public let retry: OutboxRetry
     private let log: @Sendable (String) -> Void
     private let state = Locked(State())
     /// The largest file read back, whatever ``maximumSize`` is now: 64 MiB.
@@ -58,6 +60,8 @@ public final class Outbox: Sendable {
     ///   - maximumSize: The most bytes their files take together. Default: 10 MiB.
     ///   - answerWait: How long the caller of a kept write waits for the server's answer
     ///     before it is told the write is queued. Default: 3 seconds.
+    ///   - retry: When the writes that wait are sent again by themselves. Default: after
+    ///     1 s, doubling up to 60 s, ±20 %.
     ///   - log: Where files it cannot read or write are told; never a body, a header
     ///     or a URL. Default: standard error.
     public init(
@@ -65,12 +69,14 @@ public final class Outbox: Sendable {
         maximumWrites: Int = 1_000,
         maximumSize: Int = 10 << 20,
         answerWait: Duration = .seconds(3),
+        retry: OutboxRetry = OutboxRetry(),
         log: @escaping @Sendable (String) -> Void = DiskResourceStore.standardErrorLog
     ) {
         self.directory = directory
         self.maximumWrites = maximumWrites
         self.maximumSize = maximumSize
         self.answerWait = answerWait
+        self.retry = retry
         self.log = log
     }
 
@@ -152,6 +158,11 @@ public final class Outbox: Sendable {
         var isReplayAskedAgain = false
         /// Those waiting for the replay under way, and the one asked for meanwhile, to end.
         var replayWaiters: [CheckedContinuation<Void, Never>] = []
+        /// How many tries in a row sent no write: the next waits longer.
+        var retryFailures = 0
+        /// The try scheduled, if any: a replay that starts meanwhile makes it void.
+        var retryDue: UInt64?
+        var lastRetry: UInt64 = 0
     }
 
     /// Starts the outbox for `webservice`: sweeps the files a killed write left, reads
@@ -259,15 +270,20 @@ public final class Outbox: Sendable {
         }
     }
 
-    /// Keeps the write `sequence` waiting, to be sent again by `write`.
+    /// Keeps the write `sequence` waiting, to be sent again by `write` — by itself
+    /// after the retry's wait, unless a replay under way sees to it.
     func park(_ sequence: UInt64, as write: KeptWrite) {
-        state.withLock { state in
-            guard state.entries[sequence] != nil else { return }
+        let webservice = state.withLock { state -> Webservice? in
+            guard state.entries[sequence] != nil else { return nil }
             if state.entries[sequence]!.write == nil {
                 waitingCount.add(1, ordering: .releasing)
             }
             state.entries[sequence]!.write = write
             state.entries[sequence]!.isInFlight = false
+            return state.isReplaying ? nil : state.webservice
+        }
+        if let webservice {
+            scheduleRetry(through: webservice)
         }
     }
 
@@ -324,6 +340,8 @@ public final class Outbox: Sendable {
                 return false
             }
             state.isReplaying = true
+            // A try scheduled is void: this pass schedules the next.
+            state.retryDue = nil
             return true
         }
         guard starts else {
@@ -342,14 +360,16 @@ public final class Outbox: Sendable {
         }
         var waiters: [CheckedContinuation<Void, Never>] = []
         var again = true
+        var sent = false
         while again {
-            await replayPass(through: webservice)
+            sent = await replayPass(through: webservice) || sent
             again = state.withLock { state in
                 defer { state.isReplayAskedAgain = false }
                 state.isReplaying = state.isReplayAskedAgain
                 if !state.isReplaying {
                     waiters = state.replayWaiters
                     state.replayWaiters = []
+                    state.retryFailures = sent ? 0 : state.retryFailures + 1
                 }
                 return state.isReplayAskedAgain
             }
@@ -357,16 +377,43 @@ public final class Outbox: Sendable {
         for waiter in waiters {
             waiter.resume()
         }
+        scheduleRetry(through: webservice)
     }
 
-    private func replayPass(through webservice: Webservice) async {
-        // Only the writes of the account signed in are sent; the others wait for it,
-        // holding nothing back.
-        let authenticator = webservice.configuration.authenticator
-        let account = authenticator?.signedInAccount
-        let isSendable = { (record: OutboxRecord) in
-            authenticator == nil || (record.account != nil && record.account == account)
+    /// Schedules the next try, after the retry's wait, when writes the signed-in
+    /// account may send wait and no try is scheduled or under way.
+    private func scheduleRetry(through webservice: Webservice) {
+        let isSendable = Self.sendable(through: webservice)
+        let due = state.withLock { state -> (UInt64, Duration)? in
+            let waits = state.entries.values.contains { entry in
+                entry.write != nil && !entry.isInFlight && isSendable(entry.record)
+            }
+            guard waits, !state.isReplaying, state.retryDue == nil else { return nil }
+            state.lastRetry += 1
+            state.retryDue = state.lastRetry
+            return (state.lastRetry, retry.wait(afterFailures: state.retryFailures))
         }
+        guard let (number, wait) = due else { return }
+        let clock = webservice.configuration.clock
+        // Not cancelled, only made void: a sleep cancelled on Linux holds its memory
+        // until its deadline anyway.
+        Task.detached { [weak self, weak webservice] in
+            try? await clock.sleep(for: wait)
+            guard let self, let webservice,
+                self.state.withLock({ state in
+                    guard state.retryDue == number else { return false }
+                    state.retryDue = nil
+                    return true
+                })
+            else { return }
+            await self.replay(through: webservice)
+        }
+    }
+
+    /// Sends each waiting write the signed-in account may send once; returns whether
+    /// one was confirmed or rejected.
+    private func replayPass(through webservice: Webservice) async -> Bool {
+        let isSendable = Self.sendable(through: webservice)
         // A load of a value the waiting writes change waits for the pass, not one
         // write: it would be asked again after each.
         let changes = state.withLock { state in
@@ -381,6 +428,7 @@ public final class Outbox: Sendable {
             if let hold { webservice.writes.end(hold, in: nil) }
         }
         var tried: Set<UInt64> = []
+        var sent = false
         var heldScopes: Set<String> = []
         var heldOrigins: Set<String> = []
         while let (sequence, write) = nextWrite(
@@ -393,10 +441,16 @@ public final class Outbox: Sendable {
             let record = write.record
             let outcome = await write.send(webservice)
             if !outcome.isFinal {
-                park(sequence, as: write)
+                // Parked by its sending, with what it learnt, unless it was not sent.
+                state.withLock { state in
+                    guard state.entries[sequence]?.isInFlight == true else { return }
+                    state.entries[sequence]!.isInFlight = false
+                }
             }
             switch outcome {
-            case .confirmed, .rejected, .cancelled:
+            case .confirmed, .rejected:
+                sent = true
+            case .cancelled:
                 break
             case .unreachable:
                 heldOrigins.insert(record.url.origin)
@@ -404,6 +458,17 @@ public final class Outbox: Sendable {
             case .waits:
                 if let scope = record.scope { heldScopes.insert(scope) }
             }
+        }
+        return sent
+    }
+
+    /// Whether a write may be sent now: with an authenticator, only those of the account
+    /// signed in; the others wait for it, holding nothing back.
+    private static func sendable(through webservice: Webservice) -> (OutboxRecord) -> Bool {
+        let authenticator = webservice.configuration.authenticator
+        let account = authenticator?.signedInAccount
+        return { record in
+            authenticator == nil || (record.account != nil && record.account == account)
         }
     }
 

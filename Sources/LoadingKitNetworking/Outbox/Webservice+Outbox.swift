@@ -72,6 +72,7 @@ extension Webservice {
         let sending = Task {
             defer { start.writes.end(start.turn, in: mutation.scope) }
             return await send(record, of: mutation, startedAs: start, in: outbox, isReplay: false)
+                .result
         }
         let answer = await withTaskCancellationHandler {
             await sending.value(within: outbox.answerWait, on: configuration.clock)
@@ -93,14 +94,15 @@ extension Webservice {
 
     /// Sends the kept write `record` of `mutation` once, in the turn `start` holds,
     /// and settles it: it leaves the outbox when the server answered or the app
-    /// cancelled it, or waits to be sent again.
+    /// cancelled it, or waits to be sent again — parked in the outbox, its result
+    /// ``WebserviceError/queued(_:)``.
     private func send<A: Sendable>(
         _ record: OutboxRecord,
         of mutation: Mutation<A>,
         startedAs start: MutationStart,
         in outbox: Outbox,
         isReplay: Bool
-    ) async -> Result<A, WebserviceError> {
+    ) async -> (result: Result<A, WebserviceError>, outcome: KeptOutcome) {
         var resource = mutation.resource
         resource.request = record.request(
             credentialsFrom: mutation.resource.request,
@@ -134,7 +136,7 @@ extension Webservice {
                 wasSentBefore: start.wasSentBefore || result.mayHaveReachedServer
             )
             wait(write, in: outbox, about: mutation.resource)
-            return .failure(.queued(record.queuedWrite))
+            return (.failure(.queued(record.queuedWrite)), outcome)
         }
         store.release(start.id, of: mutation.changedIdentities)
         outbox.remove(record.sequence)
@@ -147,7 +149,7 @@ extension Webservice {
         } else if outcome == .confirmed {
             report(.writeConfirmed(sequence: record.sequence), about: mutation.resource)
         }
-        return result.map { $0.value }
+        return (result.map { $0.value }, outcome)
     }
 
     /// Leaves `write` in the outbox, to be sent again.
@@ -200,14 +202,13 @@ extension Webservice {
                 account: webservice.configuration.authenticator?.account,
                 wasSentBefore: wasSentBefore
             )
-            let result = await webservice.send(
+            return await webservice.send(
                 record,
                 of: mutation,
                 startedAs: start,
                 in: outbox,
                 isReplay: true
-            )
-            return KeptOutcome(result, isReplay: true)
+            ).outcome
         }
     }
 
