@@ -169,12 +169,16 @@ extension LoadingCore {
             report(.superseded, about: superseded.identity, for: loader)
         }
         let generation = begin()
+        let clears = forAnotherResource && !keepingPrevious && state.hasContent
         update(for: loader) {
             $0.begin(
                 activity,
                 forAnotherResource: forAnotherResource,
                 keepingPrevious: keepingPrevious
             )
+        }
+        if clears {
+            loader.contentWasCleared()
         }
         let relay = ProgressRelay { [weak loader] fraction in
             guard let loader, loader.loading.isCurrent(generation) else { return }

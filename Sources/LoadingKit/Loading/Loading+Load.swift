@@ -80,14 +80,19 @@ extension Loading {
     /// Clears the loader — for a log-out or an account switch: cancels the load in
     /// flight without applying or reporting it, empties the state, forgets the last
     /// resource and, on a ``Paginating`` list, the pages. Observers of ``states`` stay
-    /// subscribed and receive the empty state.
+    /// subscribed and receive the empty state; ``contentWasCleared()`` is called when
+    /// content was shown.
     public func resetLoading() {
         let core = loading
+        let hadContent = loadingState.hasContent
         _ = core.cancel()
         core.dropDeferredPages()
         core.forgetResource()
         Self.kind.forget(self)
         core.update(for: self) { $0.reset() }
+        if hadContent {
+            contentWasCleared()
+        }
     }
 
     // MARK: - Appearance

@@ -36,6 +36,19 @@ public protocol Loading<ResourceType>: AnyObject, Sendable {
     /// - Parameter value: The value loaded, validated and accepted.
     func configure(value: ResourceType)
 
+    /// Called when the content shown is cleared: a load of another resource starts
+    /// (unless it keeps the previous content, ``LoadPolicy/keepingPreviousContent``),
+    /// or ``resetLoading()`` runs. Fields ``configure(value:)`` set still hold the old
+    /// content then — clear them here, or read what a view shows from ``loadingState``,
+    /// which is already empty. Called after the state changed. Default: does nothing.
+    ///
+    /// ```swift
+    /// func contentWasCleared() { title = "" }
+    /// ```
+    ///
+    /// A hook whose name or signature is misspelled compiles and is never called.
+    func contentWasCleared()
+
     /// The webservice loads go through. Default: `Webservice.shared`. Tests return a
     /// `Webservice(transport: MockTransport())`.
     var webservice: Webservice { get }
@@ -183,6 +196,9 @@ extension Loading {
 
     /// Does nothing.
     public func loadWasCancelled() {}
+
+    /// Does nothing.
+    public func contentWasCleared() {}
 
     /// Does nothing.
     ///
