@@ -43,6 +43,32 @@ struct OptimisticChangeTests {
         #expect(first.ids == [1])
     }
 
+    @Test(
+        "a change naming a resource that differs from the shown one by a header is reported, not silent"
+    )
+    func changeShownNowhere() async throws {
+        let recorder = EventRecorder()
+        let webservice = Webservice(transport: mock, configuration: .init(monitor: recorder))
+        mock.respond(to: "/posts", with: .json(Post.list([1])))
+        let screen = PostsScreen(webservice: webservice)
+        await screen.load(resource: posts)
+        mock.respond(to: "/posts", method: .post, with: .json(Post(2)))
+        var other = posts
+        other.request.setValue("fr", forHTTPHeaderField: "Accept-Language")
+        let mutation = try Mutation(
+            Resource<Post>(url: Post.baseURL.appending(path: "posts"), body: Post(2))
+        )
+        .optimistically(updating: other) { $0.insert(Post(2), at: 0) }
+        .optimistically(updating: posts) { $0.append(Post(3)) }
+
+        let saving: MutationTask<Post> = screen.startSending(mutation)
+        #expect(screen.ids == [1, 3])
+        #expect(saving.changesShownNowhere == 1)
+        let reported = recorder.events.filter { $0.kind == .changeShownNowhere }
+        #expect(reported.map(\.url) == [posts.request.url])
+        await saving.finish()
+    }
+
     @Test("a paged list showing the item and its detail show the change when send returns")
     func pagedListAtOnce() async throws {
         let webservice = Webservice(transport: mock)

@@ -31,6 +31,11 @@ public final class MutationTask<A: Sendable> {
     /// How the mutation ended — sent, queued, failed or cancelled — with nothing to
     /// catch; `nil` while in flight.
     public private(set) var outcome: MutationOutcome<A>?
+    /// How many of the mutation's optimistic changes named a resource no value is
+    /// stored for, so changed nothing shown — a resource that differs from the one a
+    /// screen loaded by a header field or its parse, say. The `changeShownNowhere`
+    /// event names each.
+    public private(set) var changesShownNowhere = 0
 
     @ObservationIgnored private var task: Task<Void, Never>?
 
@@ -46,6 +51,7 @@ public final class MutationTask<A: Sendable> {
         completion: (@MainActor (MutationTask<A>) -> Void)?
     ) {
         let start = webservice.beginShowingChanges(of: mutation)
+        changesShownNowhere = start.changesShownNowhere
         task = Task { @MainActor in
             let outcome: Result<A, WebserviceError>
             do throws(WebserviceError) {

@@ -59,6 +59,8 @@ extension LoadingEvent: CustomStringConvertible {
             "↻ \(target) answered before a mutation ended: not stored, sent again"
         case .changeUnconfirmed:
             "? \(target) ended unanswered: its change stays shown, unconfirmed, until reloaded"
+        case .changeShownNowhere:
+            "⚠ \(target) is not stored: a mutation's optimistic change of it shows nowhere"
         case .writeKept(let sequence):
             "✎ \(target) kept in the outbox as write \(sequence)"
         case .writeQueued(let sequence):

@@ -73,6 +73,11 @@ public struct LoadingEvent: Sendable {
         /// unconfirmed, and what it changed is loaded again; the server's value then
         /// keeps it or takes it back.
         case changeUnconfirmed
+        /// A mutation's optimistic change names a resource no value is stored for:
+        /// nothing shown changed. The event's method and URL are the named resource's;
+        /// one that differs from what a screen loaded by a header field or its parse is
+        /// another resource.
+        case changeShownNowhere
         /// A mutation kept until sent was written to the outbox as write `sequence`,
         /// before it is sent.
         case writeKept(sequence: UInt64)

@@ -27,12 +27,17 @@ extension Webservice {
     /// gives the mutation its turn in its scope.
     package func begin<A>(_ mutation: Mutation<A>, notifying: Bool) -> MutationStart {
         let id = store.nextSequence()
+        var shownNowhere = 0
         for change in mutation.changes {
-            store.apply(
+            let entry = store.apply(
                 .changeLaid(StoredEntry.Edit(id: id, apply: change.apply)),
                 to: change.identity,
                 notifies: notifying
             )
+            if entry == nil {
+                shownNowhere += 1
+                reportShownNowhere(change.identity)
+            }
         }
         let writes = writes
         let turn = writes.enqueue(
@@ -45,7 +50,16 @@ extension Webservice {
             writes: writes,
             turn: turn,
             notifies: notifying,
-            account: configuration.authenticator?.account
+            account: configuration.authenticator?.account,
+            changesShownNowhere: shownNowhere
+        )
+    }
+
+    /// Reports that an optimistic change of `identity` found no stored value.
+    private func reportShownNowhere(_ identity: ResourceIdentity) {
+        guard let monitor = configuration.monitor else { return }
+        monitor.record(
+            LoadingEvent(kind: .changeShownNowhere, method: identity.method, url: identity.url)
         )
     }
 
@@ -199,6 +213,8 @@ package struct MutationStart: Sendable {
     let notifies: Bool
     /// The number of the account signed in when it was sent, with an authenticator.
     var account: UInt64?
+    /// How many of its optimistic changes named a resource with no stored value.
+    package var changesShownNowhere = 0
     /// Whether an earlier attempt of the write may have reached the server: a server
     /// that honours its `Idempotency-Key` answers with what it answered then.
     var wasSentBefore = false
