@@ -194,7 +194,9 @@ struct ComposedLoaderTests {
         #expect(mock.requests.count == 3)
     }
 
-    @Test("a refresh of a window whose head was dropped shows the first page")
+    @Test(
+        "a refresh of a window whose head was dropped reloads the pages held in place; the new head shows when scrolled back up"
+    )
     func refreshBelowTheHead() async throws {
         script(page: 1, [9, 8, 7])
         script(page: 2, [6, 5, 4])
@@ -203,12 +205,18 @@ struct ComposedLoaderTests {
         await feed.loadFirstPage()
         await feed.loadNextPage()
         #expect(feed.pagination.hasPreviousPages)
+        script(page: 2, [7, 6, 5])
         script(page: 1, [10, 9, 8])
-        await feed.refresh()
-        #expect(feed.ids == [10, 9, 8])
-        #expect(!feed.pagination.hasPreviousPages)
-        #expect(feed.pagination.nextCursor == 2)
+        let refresh = feed.startRefreshing()
+        #expect(feed.loadingState.activity == .refreshing)
+        await refresh.finish()
+        #expect(feed.ids == [7, 6, 5])
+        #expect(feed.pagination.hasPreviousPages)
+        #expect(feed.pagination.pagesLoaded == 1)
+        #expect(mock.requestCount(for: "/posts?page=1&per_page=3") == 1)
         #expect(mock.requestCount(for: "/posts?since=6") == 0)
+        await feed.loadPreviousPage()
+        #expect(feed.ids == [10, 9, 8])
     }
 
     @Test("a first page that names a page before it still merges refreshes at the head")

@@ -32,9 +32,10 @@ struct LoaderKind<Loader: Loading>: Sendable {
     var refreshHead:
         @MainActor @Sendable (Loader, Resource<Loader.ResourceType>) -> RefreshHeadFetch<Loader>? =
             { _, _ in nil }
-    /// Whether a refresh may merge new items before the content: `false` when the
-    /// content does not start at the head of the list.
-    let mergesAtHead: @MainActor @Sendable (Loader) -> Bool
+    /// How a refresh runs when the content does not start at the head of the list — a
+    /// window that dropped its first pages: it reloads what is held, in place; `nil`
+    /// when new items merge before the content.
+    let refreshAwayFromHead: @MainActor @Sendable (Loader) -> LoadStart?
     /// Follows a local edit of the content with what the refinement keeps beside it.
     let edited: @MainActor @Sendable (Loader, AppliedEdit<Loader.ResourceType>) -> Void
     /// Keeps what a refresh's response said of the whole list — its total count and
@@ -82,7 +83,7 @@ extension LoaderKind {
             forget: { _ in },
             firstLoad: nil,
             replacement: nil,
-            mergesAtHead: { _ in true },
+            refreshAwayFromHead: { _ in nil },
             edited: { _, _ in }
         )
     }

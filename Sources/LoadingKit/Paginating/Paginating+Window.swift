@@ -10,9 +10,9 @@ enum PageDirection: Sendable {
 extension LoaderKind where Loader: Paginating {
     /// A window of pages: a load of the list's own resource loads the first page, any
     /// other resource is shown as a list without pages; a reload reloads the pages
-    /// held; a refresh with nothing shown loads the first page, and one that cannot
-    /// merge — or whose pages do not start at the head of the list — shows the first
-    /// page.
+    /// held; a refresh with nothing shown loads the first page, one whose pages do not
+    /// start at the head of the list reloads the pages held, in place, and one that
+    /// cannot merge shows the first page.
     static var pages: LoaderKind {
         LoaderKind(
             load: { loader, resource, policy in loader.beginLoad(of: resource, policy: policy) },
@@ -29,7 +29,7 @@ extension LoaderKind where Loader: Paginating {
             firstLoad: { loader in loader.beginList(policy: .force) },
             replacement: { loader in loader.firstPageReplacement() },
             refreshHead: { loader, first in loader.firstPageRefresh(sentAs: first) },
-            mergesAtHead: { loader in loader.pagination.isAtHead },
+            refreshAwayFromHead: { loader in loader.beginRefreshAwayFromHead() },
             edited: { loader, applied in loader.follow(applied) },
             answered: { loader, response in loader.changePagination { $0.note(response) } },
             keepSnapshot: { loader in loader.keepSnapshot() }
@@ -128,9 +128,23 @@ extension Paginating {
         return start
     }
 
+    /// A refresh of a window that does not start at the head of the list: the pages
+    /// held are reloaded in place, showing refreshing — the newer items show when the
+    /// list is scrolled back up —; `nil` at the head, or with no pages of the list.
+    fileprivate func beginRefreshAwayFromHead() -> LoadStart? {
+        let identity = listIdentity(of: resource(forPage: nil))
+        guard !pagination.isAtHead, pagination.hasFirstPage, loading.stateIdentity == identity
+        else { return nil }
+        return beginReloadOfPages(identity: identity, policy: .force, showing: .refreshing)
+    }
+
     /// Reloads every page held, from the head page's cursor, following the cursors
-    /// each fresh page gives.
-    private func beginReloadOfPages(identity: ResourceIdentity, policy: LoadPolicy) -> LoadStart {
+    /// each fresh page gives; the state shows `activity`, else what `policy` shows.
+    private func beginReloadOfPages(
+        identity: ResourceIdentity,
+        policy: LoadPolicy,
+        showing activity: LoadingActivity? = nil
+    ) -> LoadStart {
         let cursor = pagination.headCursor
         let count = pagination.pagesLoaded
         // Items published at the head push the last item shown past the pages held:
@@ -143,7 +157,8 @@ extension Paginating {
         let head = resource(forPage: cursor)
         let webservice = self.webservice
         let core = loading
-        let operation = core.run(core.activity(for: policy), identity: identity, for: self) {
+        let shows = activity ?? core.activity(for: policy)
+        let operation = core.run(shows, identity: identity, for: self) {
             [weak self] in
             var pages: [Fetched<Page<ResourceType.Element, Cursor>>] = []
             var resource = policy.ignoresCache ? head.ignoringCache() : head

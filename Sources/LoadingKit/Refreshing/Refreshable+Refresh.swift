@@ -65,15 +65,8 @@ extension Refreshable {
         guard let content = state.content, !state.isPreviousContent else {
             return Self.kind.firstLoad?(self) ?? beginFirstLoad()
         }
-        if !Self.kind.mergesAtHead(self),
-            let replacement = Self.kind.replacement?(self)
-        {
-            let operation = loading.run(.refreshing, for: self) {
-                RefreshOutcome.replaced(try await replacement())
-            } apply: { loader, outcome in
-                try loader.applyRefresh(outcome)
-            }
-            return .started(operation)
+        if let awayFromHead = Self.kind.refreshAwayFromHead(self) {
+            return awayFromHead
         }
         let anchor = refreshAnchor(of: content)
         let first = refreshResource(newerThan: anchor)

@@ -236,7 +236,7 @@ enum ListSnippets {
         // snippet: list-calls
         let stories = StoriesScreen()
         stories.loadingDidAppear()  // the first page; the pages held, once stale
-        await stories.refresh()  // new stories at the head, the rows kept
+        await stories.refresh()  // new stories at the head (scrolled down: the window reloads)
         stories.loadNextPageIfNeeded(currentIndex: 42)  // scrolling down
         stories.loadPreviousPageIfNeeded(currentIndex: 0)  // scrolling back up
         print(stories.loadingState.placeholder)  // .content, .empty, .error, .loading
