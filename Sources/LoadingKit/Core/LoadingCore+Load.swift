@@ -49,6 +49,7 @@ extension LoadingCore {
         for loader: Loader,
         apply: @escaping @MainActor (Loader, Fetched<Loaded>) throws -> Void
     ) -> LoadStart where Loader.ResourceType == Value {
+        checkSettings(of: loader)
         let fetchedIdentity = fetched ?? resource.identity
         let identity = content(fetchedIdentity)
         if let existing = existingLoad(for: policy, of: identity, for: loader) {
@@ -165,6 +166,7 @@ extension LoadingCore {
         apply: @escaping @MainActor (Loader, Output) throws -> Void,
         recordFailure: (@MainActor (Loader, LoadingError) -> Void)? = nil
     ) -> LoadOperation where Loader.ResourceType == Value {
+        checkSettings(of: loader)
         if loader.webservice.isMonitored, let superseded = currentOperation {
             report(.superseded, about: superseded.identity, for: loader)
         }

@@ -126,6 +126,16 @@ public final class LoadingCore<Value: Sendable>: Observable {
     var mayHaveObservers = false
     /// Whether `guarded` holds pages: the main actor alone adds and takes them.
     var holdsDeferredPages = false
+    /// Whether the loader's settings were checked for near misses (``SettingsCheck``).
+    private var settingsChecked = false
+
+    /// Checks, once, the loader's type for a setting declared with another type than
+    /// the requirement's.
+    func checkSettings(of loader: some Loading) {
+        guard !settingsChecked else { return }
+        settingsChecked = true
+        SettingsCheck.run(for: loader)
+    }
 
     /// A core with the unloaded state and nothing in flight.
     public nonisolated init() {}

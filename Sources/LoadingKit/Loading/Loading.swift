@@ -19,6 +19,14 @@ import LoadingKitNetworking
 /// Every requirement but the core and ``configure(value:)`` has a default that a
 /// conformer may replace. The network work and the parse run off the main actor;
 /// ``configure(value:)``, the hooks and every state change run on it.
+///
+/// A requirement with a default is replaced only by a member of its exact type and
+/// signature: `let maxAge = Duration.seconds(60)` is a `Duration`, not the `Duration?`
+/// ``maxAge`` is, so it compiles and the default is used. A stored setting declared
+/// with another type is reported at the type's first load, as a
+/// `settingIgnored` event and, in a debug build, on standard error; a computed one,
+/// or a hook whose signature is misspelled, cannot be seen — copy the requirement's
+/// declaration.
 @MainActor
 public protocol Loading<ResourceType>: AnyObject, Sendable {
     /// The value a load produces and ``configure(value:)`` receives.
@@ -40,7 +48,8 @@ public protocol Loading<ResourceType>: AnyObject, Sendable {
     /// (unless it keeps the previous content, ``LoadPolicy/keepingPreviousContent``),
     /// or ``resetLoading()`` runs. Fields ``configure(value:)`` set still hold the old
     /// content then — clear them here, or read what a view shows from ``loadingState``,
-    /// which is already empty. Called after the state changed. Default: does nothing.
+    /// which is already empty. Called after the state changed. Default: does nothing;
+    /// a near miss (another signature) compiles and is never called.
     ///
     /// ```swift
     /// func contentWasCleared() { title = "" }
@@ -93,7 +102,8 @@ public protocol Loading<ResourceType>: AnyObject, Sendable {
     /// none of it: a view reading ``loadingState`` is redrawn when it changes. Observers outside the conformer use ``Loading/states``. The kit
     /// keeps no copy of the previous content — that would make every appended page
     /// copy the whole list — so `oldState.content` is the content after the change;
-    /// the rest of `oldState` is as it was. Default: does nothing.
+    /// the rest of `oldState` is as it was. Default: does nothing; a near miss
+    /// (another signature) compiles and is never called.
     ///
     /// - Parameters:
     ///   - oldState: The state before the change, with the content after it.
@@ -104,7 +114,8 @@ public protocol Loading<ResourceType>: AnyObject, Sendable {
     )
 
     /// Called once for every load that fails (cancellation is not a failure).
-    /// Default: does nothing.
+    /// Default: does nothing; a near miss (another signature) compiles and is never
+    /// called.
     ///
     /// - Parameter error: Why the load failed, as the state records it.
     func loadDidFail(_ error: LoadingError)
@@ -112,12 +123,14 @@ public protocol Loading<ResourceType>: AnyObject, Sendable {
     /// Called once for every load that was cancelled — by ``cancelLoading()``, by
     /// cancelling the task awaiting it, or by cancelling its ``LoadTask`` — after the
     /// state recorded it in ``LoadingState/wasCancelled``. A load superseded by a newer
-    /// one is not reported. Default: does nothing.
+    /// one is not reported. Default: does nothing; a near miss
+    /// (another signature) compiles and is never called.
     func loadWasCancelled()
 
     /// Called after a refresh or a page changed the content, right after
     /// ``configure(value:)``, with what changed: the rows to insert or append, or a
-    /// replacement. Default: does nothing.
+    /// replacement. Default: does nothing; a near miss
+    /// (another signature) compiles and is never called.
     ///
     /// - Parameter change: What changed in the content.
     func didApply(_ change: ContentChange)

@@ -60,7 +60,9 @@ where ResourceType: RangeReplaceableCollection, ResourceType.Element: Sendable {
 
     /// The most pages the content holds, or `nil` for no bound. A page beyond it drops
     /// pages at the other end, reported as ``ContentChange/removed(_:)``; they can be
-    /// loaded back, so an endless list keeps a flat memory. Default: `nil`.
+    /// loaded back, so an endless list keeps a flat memory. Default: `nil`. Declare it
+    /// `Int?`: `let maxPages = 5` is an `Int`, another member, reported at the first
+    /// load and ignored.
     var maxPages: Int? { get }
 
     /// The items of `page` to add, given what is shown — `loadingState.content`, which

@@ -64,7 +64,9 @@ public protocol Refreshable: Loading {
     func refreshAnchor(of content: ResourceType) -> RefreshAnchor?
 
     /// The most items a refresh page holds, when known: a page without overlap that
-    /// is shorter than this leaves no gap. Default: `nil`, unknown.
+    /// is shorter than this leaves no gap. Default: `nil`, unknown. Declare it `Int?`:
+    /// `let refreshPageSize = 20` is an `Int`, another member, reported at the first
+    /// load and ignored.
     var refreshPageSize: Int? { get }
 
     /// The most pages one refresh fetches while closing a gap. Default: 5.

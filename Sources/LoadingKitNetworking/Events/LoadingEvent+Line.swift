@@ -87,6 +87,8 @@ extension LoadingEvent: CustomStringConvertible {
             "↻ \(target) live: connection \(attempt) in \(Self.milliseconds(delay))"
         case .liveStopped:
             "■ \(target) live: stopped"
+        case .settingIgnored(let name, let declared, let expected):
+            "⚠ \(name) is declared \(declared), the requirement \(expected): ignored, the default is used"
         case .accountChanged:
             "the account changed: what the one before stored was cleared"
         }

@@ -103,6 +103,11 @@ public struct LoadingEvent: Sendable {
         case credentialRefreshDiscarded
         /// Another account signed in, or none: what the one before stored was cleared.
         case accountChanged
+        /// The loader's type has a stored property `name` (`Type.property`) of type
+        /// `declared`, where the protocol's setting of that name is `expected`: it is
+        /// not the setting, and the setting's default is used. Reported once per type,
+        /// at its first operation.
+        case settingIgnored(name: String, declared: String, expected: String)
         /// A live resource's connection began to deliver its stream.
         case liveConnected
         /// A live resource's connection ended and is made again, as connection number
