@@ -27,7 +27,7 @@ struct ClosedConnectionWriteTests {
     private func webservice() -> Webservice {
         Webservice(
             transport: URLSessionTransport(),
-            configuration: .init(outbox: Outbox(directory: temporary.url))
+            configuration: .init(outbox: Outbox(directory: temporary.url, retry: .whenNudged))
         )
     }
 
@@ -101,7 +101,7 @@ struct ClosedConnectionWriteTests {
     func unansweredWriteIsQueued() async throws {
         let clock = ManualClock()
         let recorder = EventRecorder()
-        let outbox = Outbox(directory: temporary.url, answerWait: .seconds(3))
+        let outbox = Outbox(directory: temporary.url, answerWait: .seconds(3), retry: .whenNudged)
         let webservice = Webservice(
             transport: URLSessionTransport(),
             configuration: .init(clock: clock, monitor: recorder, outbox: outbox)

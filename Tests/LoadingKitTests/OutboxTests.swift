@@ -34,7 +34,7 @@ struct OutboxTests {
             configuration: .init(
                 persistentStore: persistentStore,
                 monitor: recorder,
-                outbox: outbox ?? Outbox(directory: directory)
+                outbox: outbox ?? Outbox(directory: directory, retry: .whenNudged)
             )
         )
     }
@@ -159,7 +159,7 @@ struct OutboxTests {
                 if arrived.value == 1 { release.wait() }
             }
         }
-        let outbox = Outbox(directory: directory)
+        let outbox = Outbox(directory: directory, retry: .whenNudged)
         let webservice = Webservice(
             transport: URLSessionTransport(configuration: .init(clock: clock)),
             configuration: .init(monitor: recorder, outbox: outbox)
@@ -197,7 +197,7 @@ struct OutboxTests {
         let authenticator = Authenticator(credential: Credential(account: "alice", bearer: "a1")) {
             $0
         }
-        let outbox = Outbox(directory: directory)
+        let outbox = Outbox(directory: directory, retry: .whenNudged)
         let webservice = Webservice(
             transport: URLSessionTransport(),
             configuration: .init(monitor: recorder, outbox: outbox, authenticator: authenticator)
@@ -247,7 +247,7 @@ struct OutboxTests {
             transport: URLSessionTransport(),
             configuration: .init(
                 monitor: recorder,
-                outbox: Outbox(directory: directory),
+                outbox: Outbox(directory: directory, retry: .whenNudged),
                 authenticator: authenticator
             )
         )
@@ -355,6 +355,36 @@ struct OutboxTests {
         for await state in screen.states where state.content?.title == "Two" && !state.isLoading {
             break
         }
+    }
+
+    @Test(
+        "an answer from the server while a write is under way asks for another pass: the write goes with no further nudge"
+    )
+    func answerDuringReplay() async throws {
+        let mock = MockTransport()
+        let outbox = Outbox(directory: directory, retry: .whenNudged)
+        let webservice = Webservice(
+            transport: mock,
+            configuration: .init(monitor: recorder, outbox: outbox)
+        )
+        let away = URLError(.cannotConnectToHost)
+        let gate = MockTransport.Gate()
+        mock.fail("/posts/1", method: .patch, with: away)
+        mock.fail("/posts/1", method: .patch, with: away, after: gate)
+        mock.respond(to: "/posts/1", method: .patch, with: .json(Post(id: 1, title: "Kept")))
+        mock.respond(to: "/posts/2", with: .json(Post(2)))
+        _ = try? await webservice.send(try Post.rename(id: 1, to: "Kept").keptUntilSent())
+        #expect(outbox.pendingWrites.count == 1)
+
+        let replay = Task { await outbox.resume() }
+        await gate.waitForArrivals()
+        // The server answers while the write's try, which will fail, is under way.
+        _ = try await webservice.load(Post.resource(id: 2))
+        gate.open()
+        await replay.value
+
+        #expect(outbox.pendingWrites.isEmpty)
+        #expect(mock.requestCount(for: "/posts/1", method: .patch) == 3)
     }
 
     @Test("the outbox's wait grows from its delay by its multiplier to its maximum, with jitter")
@@ -466,7 +496,7 @@ struct OutboxTests {
             }
         }
 
-        let outbox = Outbox(directory: directory)
+        let outbox = Outbox(directory: directory, retry: .whenNudged)
         outbox.register("rename", rebuild: rebuild)
         let relaunched = webservice(outbox: outbox, persistentStore: persisted)
         let screen = DetailScreen(webservice: relaunched)
@@ -507,7 +537,7 @@ struct OutboxTests {
         try Data("not a write".utf8).write(to: directory.appending(path: "0000000000000001.lkob"))
         try Data("half".utf8).write(to: directory.appending(path: ".0000000000000002.lkob.tmp"))
 
-        let outbox = Outbox(directory: directory, log: { _ in })
+        let outbox = Outbox(directory: directory, retry: .whenNudged, log: { _ in })
         _ = webservice(outbox: outbox)
 
         #expect(outbox.pendingWrites.isEmpty)
@@ -533,7 +563,7 @@ struct OutboxTests {
         try bytes.write(to: changed)
         recorder.removeAll()
 
-        let outbox = Outbox(directory: directory, log: { _ in })
+        let outbox = Outbox(directory: directory, retry: .whenNudged, log: { _ in })
         _ = webservice(outbox: outbox)
 
         #expect(outbox.pendingWrites.map(\.sequence) == [3])
@@ -551,7 +581,9 @@ struct OutboxTests {
 
     @Test("a full outbox refuses the write with a clear error, and its change is taken back")
     func full() async throws {
-        let webservice = webservice(outbox: Outbox(directory: directory, maximumWrites: 1))
+        let webservice = webservice(
+            outbox: Outbox(directory: directory, maximumWrites: 1, retry: .whenNudged)
+        )
         let screen = await screen(on: webservice)
         server.stop()
         await sendQueued(try server.rename(1, to: "Fits").keptUntilSent(), from: screen)
@@ -616,7 +648,7 @@ struct OutboxTests {
             configuration: .init(
                 credentialNames: ["X-Tenant"],
                 monitor: recorder,
-                outbox: Outbox(directory: directory)
+                outbox: Outbox(directory: directory, retry: .whenNudged)
             )
         )
         let screen = await screen(on: webservice)

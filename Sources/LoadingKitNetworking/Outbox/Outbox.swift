@@ -308,10 +308,21 @@ public final class Outbox: Sendable {
         let origin = url.origin
         let (webservice, replays) = state.withLock { state -> (Webservice?, Bool) in
             let wasUnreachable = state.unreachableOrigins.remove(origin) != nil
-            let waits = state.entries.values.contains {
-                $0.write != nil && !$0.isInFlight && $0.record.url.origin == origin
+            let wakes = wasUnreachable || (200..<300).contains(status)
+            if wasUnreachable {
+                // The server is back: the next try of the outbox's own comes soon.
+                state.retryFailures = 0
             }
-            return (state.webservice, waits && (wasUnreachable || (200..<300).contains(status)))
+            let toOrigin = state.entries.values.filter {
+                $0.write != nil && $0.record.url.origin == origin
+            }
+            if wakes, state.isReplaying, toOrigin.contains(where: \.isInFlight) {
+                // A write under way may fail for what this answer says is over: the
+                // pass runs again.
+                state.isReplayAskedAgain = true
+            }
+            let waits = toOrigin.contains { !$0.isInFlight }
+            return (state.webservice, waits && wakes)
         }
         guard replays, let webservice else { return }
         // Detached: the answer may be a credential renewal's, whose marker a task
