@@ -30,9 +30,14 @@ enum DemoCommand {
         let refusals = LinkRefusals(forwardingTo: printer)
         let webservice = Webservice(transport: transport, configuration: .init(monitor: refusals))
         // Event lines would tear a redrawn screen: with them, the session is told in lines.
-        let renderer: any DemoRenderer =
-            output.isTerminal && !options.verbose
-            ? TerminalRenderer(output: output) : PlainRenderer(output: output)
+        let renderer: any DemoRenderer
+        if output.isTerminal && !options.verbose {
+            let terminal = TerminalRenderer(output: output)
+            terminal.followResizes()
+            renderer = terminal
+        } else {
+            renderer = PlainRenderer(output: output)
+        }
         defer { renderer.finish() }
         let keyboard = options.interactive ? RawTerminal() : nil
         defer { keyboard?.restore() }

@@ -13,18 +13,24 @@ final class DemoStats {
     private var loadStarted: ContinuousClock.Instant?
     /// The requests sent by the end of the last load, those whose time `busy` holds.
     private var settledRequests = 0
+    /// The requests the server had counted when the load in flight started.
+    private var requestsAtStart = 0
 
     init(feed: DemoFeedServer) {
         self.feed = feed
     }
 
-    /// Follows the screen's activity.
+    /// Follows the screen's activity. A load that reached no server — it was away —
+    /// counts neither a request nor its time, so the count and the average agree.
     func observe(_ state: LoadingState<[FeedItem]>) {
         if state.isLoading, loadStarted == nil {
             loadStarted = .now
+            requestsAtStart = requests
         } else if !state.isLoading, let started = loadStarted {
-            busy += started.duration(to: .now)
-            settledRequests = requests
+            if requests > requestsAtStart {
+                busy += started.duration(to: .now)
+                settledRequests = requests
+            }
             loadStarted = nil
         }
     }

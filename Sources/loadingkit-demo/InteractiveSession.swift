@@ -55,8 +55,8 @@ struct InteractiveSession {
                 await screen.refresh()
                 renderer.replaceNotes(
                     with: screen.loadingState.error.map {
-                        "\(news) published on the server; the refresh failed: "
-                            + "\(DemoFormat.reason($0)), the rows shown stay"
+                        "\(news) on the server, but the refresh could not get them: "
+                            + "\(DemoFormat.reason($0)); the rows shown stay"
                     } ?? "\(news) published on the server; refreshed"
                 )
             case "n" where !screen.pagination.hasMorePages:

@@ -25,23 +25,24 @@ struct TerminalFrame {
     static let noteLines = 5
 
     /// At most `size.rows` lines, none longer than the width less one column (escapes
-    /// aside), so that nothing wraps and the screen never scrolls.
+    /// aside), so that nothing wraps and the screen never scrolls: the status, the notes
+    /// and the keys are wrapped between words, a row's title is shortened.
     func lines(in size: TerminalSize) -> [String] {
         let width = max(1, size.columns - 1)
         var lines = [
             Style.bold(fit("LoadingKit demo — \(title)", width), prefix: "LoadingKit demo")
         ]
-        let remarks = (notes + (notice.map { [$0] } ?? [])).map { fit("  " + $0, width) }
+        let remarks = (notes + (notice.map { [$0] } ?? [])).flatMap { wrap($0, width) }
         var footer = [""]
         if !progress.isEmpty {
-            footer.append(Style.dim(fit("  " + progress, width)))
+            footer += wrap(progress, width).map(Style.dim)
         }
         if !help.isEmpty {
-            footer.append(fit("  " + help, width))
+            footer += wrap(help, width, between: " · ")
         }
         if showsFeed {
             let notes = remarks.suffix(Self.noteLines)
-            lines.append(fit("  " + status, width))
+            lines += wrap(status, width).prefix(3)
             let room = size.rows - lines.count - footer.count - notes.count - 3
             lines += feed(room: room, width: width)
             lines += notes.isEmpty ? [] : [""] + notes
@@ -113,6 +114,35 @@ struct TerminalFrame {
         }
         lines.append(fit("        " + below.joined(separator: " · "), width))
         return lines
+    }
+
+    /// `text` indented by two columns, in lines of at most `width` characters broken
+    /// at `separator` (kept at the end of a line but the last), the lines after the
+    /// first indented by two more; a part longer than a line is shortened.
+    private func wrap(_ text: String, _ width: Int, between separator: String = " ") -> [String] {
+        let parts = text.components(separatedBy: separator)
+        var lines: [String] = []
+        var line = "  "
+        for (index, part) in parts.enumerated() {
+            let piece = index < parts.count - 1 ? part + separator : part
+            let trimmed = piece.trimmingCharacters(in: .whitespaces)
+            if line.trimmingCharacters(in: .whitespaces).isEmpty
+                || line.count + trimmed.count <= width
+            {
+                line += piece
+            } else {
+                lines.append(trailingTrimmed(line))
+                line = "    " + piece
+            }
+        }
+        lines.append(trailingTrimmed(line))
+        return lines.map { fit($0, width) }
+    }
+
+    private func trailingTrimmed(_ line: String) -> String {
+        var line = line
+        while line.last == " " { line.removeLast() }
+        return line
     }
 
     /// `text`, cut to `width` characters with an ellipsis.

@@ -1,5 +1,10 @@
+import Dispatch
 import Foundation
 import LoadingKit
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// A full-screen terminal view of a `TerminalFrame`: redrawn at each change, with a
 /// spinner while loading, sized to the window at each draw. A step's screen stays up
@@ -13,6 +18,8 @@ final class TerminalRenderer {
     private var spinnerTask: Task<Void, Never>?
     private var tick = 0
     private var finished = false
+    /// Redraws when the window is resized (`SIGWINCH`).
+    private var resizes: (any DispatchSourceSignal)?
 
     private static let spinner = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"]
     /// The size drawn at when the terminal cannot tell.
@@ -27,6 +34,18 @@ final class TerminalRenderer {
         self.output = output
         self.hold = hold
         self.sleep = sleep
+    }
+
+    /// Redraws the frame, at the window's new size, each time the window is resized.
+    func followResizes() {
+        guard resizes == nil else { return }
+        signal(SIGWINCH, SIG_IGN)
+        let source = DispatchSource.makeSignalSource(signal: SIGWINCH, queue: .main)
+        source.setEventHandler { [weak self] in
+            MainActor.assumeIsolated { self?.draw() }
+        }
+        source.resume()
+        resizes = source
     }
 
     /// The keys a person can press, shown at the bottom.
@@ -108,6 +127,7 @@ final class TerminalRenderer {
         guard !finished else { return }
         finished = true
         spinnerTask?.cancel()
+        resizes?.cancel()
         output.write("\u{1B}[?25h\n")
     }
 

@@ -10,8 +10,13 @@ import Testing
 struct InteractiveKeysTests {
     /// The frames drawn while `keys` are played against a feed answering after `delay`;
     /// each `r` publishes three stories.
-    private func play(_ keys: String, delay: Duration = .zero) async throws -> FrameOutput {
-        let output = FrameOutput(columns: 120, rows: 40)
+    private func play(
+        _ keys: String,
+        delay: Duration = .zero,
+        columns: Int = 120,
+        rows: Int = 40
+    ) async throws -> FrameOutput {
+        let output = FrameOutput(columns: columns, rows: rows)
         let feed = try DemoFeedServer(delay: delay)
         defer { feed.server.stop() }
         let renderer = TerminalRenderer(output: output, hold: .seconds(2)) { output.pause($0) }
@@ -123,13 +128,40 @@ struct InteractiveKeysTests {
     func refreshWhileAwaySaysItFailed() async throws {
         let output = try await play("s r q")
         _ = try first(in: output) {
-            $0.hasPrefix("  3 new stories published on the server; the refresh failed: ")
+            $0.hasPrefix("  3 new stories on the server, but the refresh could not get them: ")
         }
         #expect(
             !output.frames.contains {
                 $0.contains("  3 new stories published on the server; refreshed")
             }
         )
+    }
+
+    @Test("s r r: loads that reach no server change neither the request count nor the average")
+    func countsAgreeWhileAway() async throws {
+        let output = try await play("s r r q", delay: .milliseconds(5))
+        let counts = output.frames.compactMap { frame in
+            frame.first { $0.hasPrefix("  1 page held · ") }
+        }
+        #expect(!counts.isEmpty)
+        // One request, one average: the failed refreshes add to neither.
+        #expect(Set(counts.filter { $0.contains("ms/request") }).count == 1)
+    }
+
+    @Test("at 80×24 and 120×40 every key shows, and no note or status is cut mid-word")
+    func wrapsInsteadOfCutting() async throws {
+        for (columns, rows) in [(80, 24), (120, 40)] {
+            let output = try await play("s r n q", columns: columns, rows: rows)
+            let last = try #require(output.frames.last)
+            #expect(last.joined(separator: "\n").contains("q quit"))
+            #expect(last.contains { $0.contains("s server away/back") })
+            // Only a row's title may be shortened; notes, status and keys are wrapped.
+            let cut = output.frames.flatMap { $0 }.filter {
+                $0.hasSuffix("…") && !$0.contains("Story") && !$0.hasSuffix("Loading…")
+            }
+            #expect(cut.isEmpty, "cut: \(cut)")
+            #expect(output.frames.allSatisfy { $0.allSatisfy { $0.count < columns } })
+        }
     }
 
     @Test("s n s n n: the server back answers every page, the third one too")
