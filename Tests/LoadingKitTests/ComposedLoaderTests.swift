@@ -219,6 +219,24 @@ struct ComposedLoaderTests {
         #expect(feed.ids == [10, 9, 8])
     }
 
+    @Test("a refresh that succeeds after a failed next page leaves no standing page error")
+    func refreshClearsPageError() async throws {
+        script(page: 1, [9, 8, 7])
+        mock.respond(to: "/posts?page=2&per_page=3", with: .text("away", status: 503))
+        mock.respond(to: "/posts?since=9", with: .json(Post.list([10, 9, 8])))
+        let feed = PagedFeed(transport: mock)
+        await feed.loadFirstPage()
+        await feed.loadNextPage()
+        #expect(feed.pagination.pageError != nil)
+        #expect(feed.loadNextPageIfNeeded(currentIndex: 2) == nil)
+        await feed.refresh()
+        #expect(feed.ids == [10, 9, 8, 7])
+        #expect(feed.pagination.pageError == nil)
+        script(page: 2, [6, 5, 4])
+        await feed.loadNextPageIfNeeded(currentIndex: 3)?.finish()
+        #expect(feed.ids == [10, 9, 8, 7, 6, 5, 4])
+    }
+
     @Test("a first page that names a page before it still merges refreshes at the head")
     func firstPageWithPreviousLink() async throws {
         let base = "https://api.example.com/timeline"

@@ -37,12 +37,13 @@ public struct PaginationState<Cursor: Sendable>: Sendable {
     /// What asked for the pages dropped at the tail, the nearest last.
     private(set) var droppedTail: [Cursor?]
 
-    /// Why the last next page failed; cleared when a page succeeds. The items loaded
-    /// stay shown, and ``Paginating/loadNextPage()`` asks for the same page again.
+    /// Why the last next page failed; cleared when a page, a refresh or a reload of the
+    /// list succeeds — the server answers again. The items loaded stay shown, and
+    /// ``Paginating/loadNextPage()`` asks for the same page again.
     public internal(set) var pageError: LoadingError?
-    /// Why the last previous page failed; cleared when a page succeeds. The items
-    /// loaded stay shown, and ``Paginating/loadPreviousPage()`` asks for the same page
-    /// again.
+    /// Why the last previous page failed; cleared when a page, a refresh or a reload
+    /// of the list succeeds. The items loaded stay shown, and
+    /// ``Paginating/loadPreviousPage()`` asks for the same page again.
     public internal(set) var previousPageError: LoadingError?
     /// How many items the whole list holds, as the last page loaded said.
     public internal(set) var totalCount: Int?
@@ -354,8 +355,11 @@ public struct PaginationState<Cursor: Sendable>: Sendable {
 
     /// Keeps what a response of the list that is not a page — a refresh's — says of
     /// the whole list: its `X-Total-Count`, and, when the pages are asked for by URL,
-    /// its `first` and `last` links on the origin of those the pages gave.
+    /// its `first` and `last` links on the origin of those the pages gave. The list
+    /// answered: a page that failed before is no standing error.
     mutating func note(_ response: ResponseSummary) {
+        pageError = nil
+        previousPageError = nil
         totalCount = response.totalCount ?? totalCount
         let links = response.links
         firstCursor = Self.link(links.first, onOriginOf: firstCursor) ?? firstCursor
