@@ -136,7 +136,7 @@ struct ChunkRelayTests {
             Issue.record("expected the end with an error, got \(progress)")
             return
         }
-        #expect(error is CocoaError)
+        #expect(error is POSIXError)
     }
 
     @Test("each chunk's arrival is told as it comes, also while the consumer holds")
@@ -348,6 +348,31 @@ struct ChunkRelayTests {
         }
         #expect(failure.limit == 4)
         #expect(relay.hasSpilled == false)
+    }
+
+    @Test("the consumer's side is told once that no byte comes any more: a cut, or the end")
+    func endedTold() async throws {
+        let endings = Locked(0)
+        let cut = ChunkRelay(
+            streamingInto: nil,
+            holdingIn: HeldChunks(memoryLimit: 0, fileLimit: 2)
+        )
+        cut.start(Consumed(holdingAfter: ["a"]).consume, ended: { endings.withLock { $0 += 1 } })
+        cut.receive(chunk("a"))
+        #expect(try await cut.drain().isHolding)
+        #expect(cut.receive(chunk("bc")))
+        #expect(endings.withLock { $0 } == 0)
+        #expect(cut.receive(chunk("d")) == false)
+        #expect(endings.withLock { $0 } == 1)
+        cut.finish(throwing: nil)
+        #expect(endings.withLock { $0 } == 1)
+
+        let ended = ChunkRelay(streamingInto: nil)
+        ended.receive(chunk("a"))
+        ended.finish(throwing: nil)
+        // Ended before the consumer started: told as it starts.
+        ended.start(Consumed().consume, ended: { endings.withLock { $0 += 1 } })
+        #expect(endings.withLock { $0 } == 2)
     }
 
     @Test("a body iterated gets the chunks kept in a file, in order, then its end")

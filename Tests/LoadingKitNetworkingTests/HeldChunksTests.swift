@@ -79,7 +79,7 @@ struct HeldChunksTests {
             .appendingPathComponent("missing-\(UUID().uuidString)")
         var held = HeldChunks(memoryLimit: 2, directory: nowhere)
         try held.append(chunk("ab"))
-        #expect(throws: CocoaError.self) { try held.append(chunk("cd")) }
+        #expect(throws: POSIXError.self) { try held.append(chunk("cd")) }
         #expect(texts(try held.take()) == ["ab"])
         #expect(held.isEmpty)
     }

@@ -57,7 +57,7 @@ extension LiveConnection {
         enter(.connected)
         report(.liveConnected)
         // Each chunk is framed and delivered on the transport's thread as it arrives; a
-        // follower far behind holds the chunks after it — in memory, then in a file —
+        // follower far behind holds the chunks after it — in memory, then in files —
         // until this task drains them.
         let relay = body.chunkRelay
         let stopReading: @Sendable () -> Void = {
@@ -65,7 +65,8 @@ extension LiveConnection {
             relay.cancel()
         }
         // A byte counts for the idle timeout when it arrives, not when a follower far
-        // behind lets it be read.
+        // behind lets it be read; once the body ended, the silence while the chunks kept
+        // are read is no dead connection.
         relay.start(
             { [self] chunk in
                 let events = try reading.framer.parse(chunk)
@@ -73,7 +74,8 @@ extension LiveConnection {
                 deliver(events, from: sent)
                 return hasFollowerBehind
             },
-            arrived: { watch?.touch() }
+            arrived: { watch?.touch() },
+            ended: { watch?.stopWatching() }
         )
         do {
             let end = try await withTaskCancellationHandler {
@@ -106,6 +108,9 @@ extension LiveConnection {
             // The transfer may go on: the body's end can be the relay's, which could not
             // keep a chunk.
             stopReading()
+            // A follower still far behind would make the next connection keep as much
+            // again: it catches up first.
+            await waitForFollowers()
             return outcome(ended(by: error, of: sent, watchedBy: watch), delivered: true)
         }
     }

@@ -52,7 +52,7 @@ package final class ChunkRelay: Sendable {
 
     private struct State {
         var mode = Mode.undecided
-        /// The chunks kept for the reader: past a limit, in a temporary file.
+        /// The chunks kept for the reader: past a limit, in temporary files.
         var held: HeldChunks
         /// How the body ended, once it did: by itself (`.some(nil)`) or with the error.
         var end: (any Error)??
@@ -75,6 +75,9 @@ package final class ChunkRelay: Sendable {
         var pump: Task<Void, Never>?
         /// Told of each chunk that arrives once the consumer started.
         var arrived: Arrival?
+        /// Told, once the consumer started, that the body ended — by itself, with an
+        /// error, or at a chunk that could not be kept: no byte comes any more.
+        var ended: Arrival?
 
         /// Keeps `chunk` for the reader; returns whether more chunks are wanted. When it
         /// cannot be kept, the body ends with the error after the chunks kept before it,
@@ -170,6 +173,12 @@ package final class ChunkRelay: Sendable {
         guard let consumer else {
             if !wantsMore {
                 // A chunk that could not be kept ended the body: the drain says so.
+                let ended = state.withLock { state -> Arrival? in
+                    guard case .relaying = state.mode else { return nil }
+                    defer { state.ended = nil }
+                    return state.ended
+                }
+                ended?()
                 wakeReader { _ in }
             }
             return wantsMore
@@ -201,23 +210,25 @@ package final class ChunkRelay: Sendable {
     ///
     /// - Parameter error: What ended it, if anything.
     package func finish(throwing error: (any Error)?) {
-        let streamEnd = state.withLock { state -> (any Error)?? in
-            guard state.end == nil else { return nil }
+        let (streamEnd, ended) = state.withLock { state -> ((any Error)??, Arrival?) in
+            guard state.end == nil else { return (nil, nil) }
             state.end = .some(error)
             switch state.mode {
             case .streaming:
                 state.close()
-                return .some(error)
+                return (.some(error), nil)
             case .relaying:
                 // Nobody reads the stream: it ends as finished, not as given up.
-                return .some(nil)
+                defer { state.ended = nil }
+                return (.some(nil), state.ended)
             case .undecided, .done:
-                return nil
+                return (nil, nil)
             }
         }
         if let streamEnd {
             stream?.finish(throwing: streamEnd)
         }
+        ended?()
         wakeReader { _ in }
     }
 
@@ -277,11 +288,24 @@ package final class ChunkRelay: Sendable {
     ///   - consumer: Consumes each chunk; never called by two threads at once.
     ///   - arrived: Told of each chunk as it arrives, also while the consumer holds:
     ///     what an idle timeout counts, since a consumer far behind takes chunks late.
-    package func start(_ consumer: @escaping Consumer, arrived: Arrival? = nil) {
-        state.withLock { state in
-            guard case .undecided = state.mode else { return }
+    ///   - ended: Told once when the body ends — by itself, with an error, or at a chunk
+    ///     that could not be kept — while chunks kept may still wait for the consumer:
+    ///     the silence after it is no dead connection.
+    package func start(
+        _ consumer: @escaping Consumer,
+        arrived: Arrival? = nil,
+        ended: Arrival? = nil
+    ) {
+        let endedAlready = state.withLock { state -> Bool in
+            guard case .undecided = state.mode else { return false }
             state.mode = .relaying(consumer)
             state.arrived = arrived
+            guard state.end == nil else { return true }
+            state.ended = ended
+            return false
+        }
+        if endedAlready {
+            ended?()
         }
     }
 

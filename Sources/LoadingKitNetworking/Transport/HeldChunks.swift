@@ -90,7 +90,15 @@ package struct HeldChunks {
         if files.last.map({ $0.size >= Self.segmentSize }) != false {
             files.append(try SpillFile(in: directory))
         }
-        try files[files.count - 1].write(chunk)
+        do {
+            try files[files.count - 1].write(chunk)
+        } catch {
+            // A file made for this chunk and left empty is no part of what is kept.
+            if files.last?.size == 0 {
+                files.removeLast()
+            }
+            throw error
+        }
         bytesInFiles += chunk.count
     }
 
@@ -107,7 +115,7 @@ package struct HeldChunks {
             }
             return inMemory
         }
-        guard let file = files.first else { return [] }
+        guard bytesInFiles > 0, let file = files.first else { return [] }
         let data = try file.read(upTo: Self.readLimit)
         bytesInFiles -= data.count
         if file.isReadToEnd {

@@ -19,15 +19,19 @@ final class SpillFile {
     /// Makes the file in `directory`, opens it and removes its name.
     ///
     /// - Parameter directory: Where the file is made.
-    /// - Throws: `CocoaError(.fileWriteUnknown)` when the file cannot be made.
+    /// - Throws: The `POSIXError` of the file that could not be made (`ENOSPC`,
+    ///   `EMFILE`, `EACCES`…), or whose name could not be removed.
     init(in directory: URL) throws {
         let path = directory.appendingPathComponent("loadingkit-held-\(UUID().uuidString)").path
         let descriptor = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path])
+            throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
         }
-        unlink(path)
         handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+        // A name left would outlive the process with the body's bytes.
+        guard unlink(path) == 0 else {
+            throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+        }
     }
 
     /// The bytes written so far.

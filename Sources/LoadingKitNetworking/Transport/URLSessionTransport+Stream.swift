@@ -19,7 +19,10 @@ extension URLSessionTransport: StreamingTransport {
     /// `URLSessionTask` from another queue. The redirect rules are a load's: credentials
     /// never follow a redirect to another origin. The body has no size limit and no
     /// deadline — a live resource bounds its lines and keeps its own idle timeout — and
-    /// the request waits for its head at most its `timeoutInterval`.
+    /// the request waits for its head at most its `timeoutInterval`. What the reader has
+    /// not taken yet is kept, 256 KiB in memory and the rest in temporary files, up to
+    /// 64 MiB: past it the transfer stops, and the body ends with
+    /// ``WebserviceError/responseTooLarge(_:)`` after the chunks kept.
     ///
     /// - Parameter request: The request.
     /// - Returns: The body as it arrives, and the response.
@@ -132,10 +135,12 @@ extension URLSessionTransport: StreamingTransport {
         /// (a suspended data task does not go on where it stopped): a reader far behind
         /// leaves the chunks waiting in the relay, past 256 KiB in temporary files. When
         /// the relay wants no more — over, or a chunk it could not keep — the transfer
-        /// stops.
+        /// stops; the body's stream is left to the relay, which ends it after the chunks
+        /// kept, with the error that stopped them.
         func receive(_ data: Data) {
             if !relay.receive(data) {
-                body.cancel()
+                let task = self.task
+                Exchange.cancellation.async { task.cancel() }
             }
         }
 

@@ -110,6 +110,33 @@ struct LiveLoopbackTests {
         #expect(connections.withLock { $0 } >= 7)
     }
 
+    @Test(
+        "a body nobody reads past the limit kept stops the transfer, then gives what was kept and the error"
+    )
+    func unreadBodyPastTheLimit() async throws {
+        let chunk = Data(repeating: 7, count: 1 << 20)
+        let (served, done) = AsyncStream<Void>.makeStream()
+        let body = StreamedBody { body in
+            // Until the client leaves.
+            while body.send(chunk) {}
+            done.yield()
+        }
+        server.route("/big") { _ in .streamed(body) }
+        let (received, _) = try await transport.stream(URLRequest(url: server.url("/big")))
+        // Nobody reads while the server sends: past the limit kept, the transfer stops.
+        for await _ in served { break }
+        var bytes = 0
+        do {
+            for try await next in received {
+                bytes += next.count
+            }
+            Issue.record("expected the body to end with responseTooLarge after \(bytes) bytes")
+        } catch WebserviceError.responseTooLarge {
+            #expect(bytes >= HeldChunks.defaultFileLimit)
+            #expect(bytes <= HeldChunks.defaultFileLimit + HeldChunks.defaultMemoryLimit)
+        }
+    }
+
     @Test("stopping following stops the transfer: the server sees the client leave")
     func stoppingStopsTheTransfer() async {
         let body = StreamedBody()
