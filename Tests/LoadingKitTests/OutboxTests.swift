@@ -398,6 +398,11 @@ struct OutboxTests {
         #expect(jittered.wait(afterFailures: 0) > .seconds(11.9))
         #expect(jittered.wait(afterFailures: 0) <= .seconds(12))
         #expect(OutboxRetry(random: RandomSource { 0 }).wait(afterFailures: 10) == .seconds(48))
+        // Far past the maximum, the wait is the maximum: no overflow of Duration.
+        #expect(steady.wait(afterFailures: 1_000) == .seconds(60))
+        #expect(
+            OutboxRetry(delay: .seconds(86_400), jitter: 0).wait(afterFailures: 200) == .seconds(60)
+        )
     }
 
     @Test("three edits while away reach the server in the order they were made, on resume()")

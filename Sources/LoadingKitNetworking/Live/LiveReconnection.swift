@@ -76,9 +76,12 @@ public struct LiveReconnection: Sendable {
     /// - Returns: The reconnection time, times ``multiplier`` once per failure, at most
     ///   ``maximumDelay``, moved by up to ``jitter`` of itself.
     public func wait(after reconnectionTime: Duration, failures: Int) -> Duration {
-        let factor = pow(multiplier, Double(max(0, failures)))
-        let base = min(maximumDelay, reconnectionTime * factor)
-        let spread = 1 - jitter + 2 * jitter * random.next()
-        return max(.zero, min(maximumDelay, base * spread))
+        OutboxRetry.backoff(
+            reconnectionTime,
+            multiplier: multiplier,
+            failures: failures,
+            maximum: maximumDelay
+        )
+        .spread(by: jitter, drawing: random, upTo: maximumDelay)
     }
 }

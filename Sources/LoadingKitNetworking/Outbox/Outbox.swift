@@ -380,7 +380,8 @@ public final class Outbox: Sendable {
                 if !state.isReplaying {
                     waiters = state.replayWaiters
                     state.replayWaiters = []
-                    state.retryFailures = sent ? 0 : state.retryFailures + 1
+                    // Bounded: past the maximum delay more failures change nothing.
+                    state.retryFailures = sent ? 0 : min(state.retryFailures + 1, 64)
                 }
                 return state.isReplayAskedAgain
             }
