@@ -76,12 +76,7 @@ public struct LiveReconnection: Sendable {
     /// - Returns: The reconnection time, times ``multiplier`` once per failure, at most
     ///   ``maximumDelay``, moved by up to ``jitter`` of itself.
     public func wait(after reconnectionTime: Duration, failures: Int) -> Duration {
-        OutboxRetry.backoff(
-            reconnectionTime,
-            multiplier: multiplier,
-            failures: failures,
-            maximum: maximumDelay
-        )
-        .spread(by: jitter, drawing: random, upTo: maximumDelay)
+        reconnectionTime.grown(by: multiplier, times: failures, upTo: maximumDelay)
+            .spread(by: jitter, drawing: random, upTo: maximumDelay)
     }
 }

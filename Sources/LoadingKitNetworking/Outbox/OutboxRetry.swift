@@ -56,37 +56,7 @@ public struct OutboxRetry: Sendable {
     /// - Returns: ``delay`` times ``multiplier`` once per failure, at most
     ///   ``maximumDelay``, moved by up to ``jitter`` of itself.
     public func wait(afterFailures failures: Int) -> Duration {
-        Self.backoff(delay, multiplier: multiplier, failures: failures, maximum: maximumDelay)
+        delay.grown(by: multiplier, times: failures, upTo: maximumDelay)
             .spread(by: jitter, drawing: random, upTo: maximumDelay)
-    }
-
-    /// `delay` times `multiplier` once per failure, at most `maximum`: worked out in
-    /// seconds and bounded before it becomes a `Duration`, which traps on overflow
-    /// (after about 68 doublings of a second).
-    static func backoff(
-        _ delay: Duration,
-        multiplier: Double,
-        failures: Int,
-        maximum: Duration
-    ) -> Duration {
-        let seconds = delay.secondsValue * pow(multiplier, Double(max(0, failures)))
-        let bounded = seconds.isFinite ? min(seconds, maximum.secondsValue) : maximum.secondsValue
-        return .seconds(max(0, bounded))
-    }
-}
-
-extension Duration {
-    /// The duration in seconds, as a `Double`.
-    var secondsValue: Double {
-        Double(components.seconds) + Double(components.attoseconds) / 1e18
-    }
-
-    /// The duration moved by up to `jitter` of itself either way, drawn from `random`,
-    /// at most `maximum` and at least zero.
-    func spread(by jitter: Double, drawing random: RandomSource, upTo maximum: Duration)
-        -> Duration
-    {
-        let spread = 1 - jitter + 2 * jitter * random.next()
-        return max(.zero, min(maximum, self * spread))
     }
 }
