@@ -403,6 +403,11 @@ struct OutboxTests {
         #expect(
             OutboxRetry(delay: .seconds(86_400), jitter: 0).wait(afterFailures: 200) == .seconds(60)
         )
+        // Settings that would spin or shrink are bounded: a tenth of a second at least.
+        let spinning = OutboxRetry(delay: .zero, multiplier: 0.5, maximumDelay: .zero, jitter: 3)
+        #expect(
+            (0...3).map { spinning.wait(afterFailures: $0) }.allSatisfy { $0 == .milliseconds(100) }
+        )
     }
 
     @Test("three edits while away reach the server in the order they were made, on resume()")

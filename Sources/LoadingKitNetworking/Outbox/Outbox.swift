@@ -50,6 +50,9 @@ public final class Outbox: Sendable {
     private static let largestFile = 64 << 20
     /// How many writes wait to be sent again: a response reads it before the lock.
     private let waitingCount = Atomic<Int>(0)
+    /// How many origins found no server at their last request: a response reads it
+    /// before the lock.
+    private let unreachableCount = Atomic<Int>(0)
 
     /// Creates an outbox in `directory`, which it creates when needed; it reads what
     /// the directory holds when a webservice starts with it.
@@ -125,6 +128,7 @@ public final class Outbox: Sendable {
     public func resume() async {
         let webservice = state.withLock { state -> Webservice? in
             state.unreachableOrigins.removeAll()
+            unreachableCount.store(0, ordering: .releasing)
             return state.webservice
         }
         guard let webservice else { return }
@@ -156,12 +160,15 @@ public final class Outbox: Sendable {
         var rebuilders: [String: Rebuilder] = [:]
         var isReplaying = false
         var isReplayAskedAgain = false
+        /// The origins that answered during the pass under way: a write to one of them
+        /// that found no server is sent again in another pass.
+        var answeredDuringPass: Set<String> = []
         /// Those waiting for the replay under way, and the one asked for meanwhile, to end.
         var replayWaiters: [CheckedContinuation<Void, Never>] = []
         /// How many tries in a row sent no write: the next waits longer.
         var retryFailures = 0
-        /// The try scheduled, if any: a replay that starts meanwhile makes it void.
-        var retryDue: UInt64?
+        /// The task that waits for the next try, if one does.
+        var retryTimer: RetryTimer?
         var lastRetry: UInt64 = 0
     }
 
@@ -297,31 +304,38 @@ public final class Outbox: Sendable {
     /// Notes that no server answered at `url`'s origin: writes to it wait.
     func noteUnreachable(_ url: URL?) {
         guard let url else { return }
-        state.withLock { _ = $0.unreachableOrigins.insert(url.origin) }
+        state.withLock { state in
+            state.unreachableOrigins.insert(url.origin)
+            unreachableCount.store(state.unreachableOrigins.count, ordering: .releasing)
+        }
     }
 
     /// Notes that the server at `url`'s origin answered with `status`: the writes
     /// waiting for it are sent again when it was unreachable, or when it answered a
-    /// success while some wait.
+    /// success while some wait and no pass is under way — a pass's own writes are
+    /// answers too.
     func noteAnswer(from url: URL?, status: Int) {
-        guard waitingCount.load(ordering: .acquiring) > 0, let url else { return }
+        guard
+            waitingCount.load(ordering: .acquiring) > 0
+                || unreachableCount.load(ordering: .acquiring) > 0,
+            let url
+        else { return }
         let origin = url.origin
         let (webservice, replays) = state.withLock { state -> (Webservice?, Bool) in
             let wasUnreachable = state.unreachableOrigins.remove(origin) != nil
-            let wakes = wasUnreachable || (200..<300).contains(status)
+            unreachableCount.store(state.unreachableOrigins.count, ordering: .releasing)
             if wasUnreachable {
                 // The server is back: the next try of the outbox's own comes soon.
                 state.retryFailures = 0
             }
-            let toOrigin = state.entries.values.filter {
-                $0.write != nil && $0.record.url.origin == origin
+            if state.isReplaying {
+                state.answeredDuringPass.insert(origin)
             }
-            if wakes, state.isReplaying, toOrigin.contains(where: \.isInFlight) {
-                // A write under way may fail for what this answer says is over: the
-                // pass runs again.
-                state.isReplayAskedAgain = true
+            let wakes =
+                wasUnreachable || (!state.isReplaying && (200..<300).contains(status))
+            let waits = state.entries.values.contains {
+                $0.write != nil && !$0.isInFlight && $0.record.url.origin == origin
             }
-            let waits = toOrigin.contains { !$0.isInFlight }
             return (state.webservice, waits && wakes)
         }
         guard replays, let webservice else { return }
@@ -352,7 +366,7 @@ public final class Outbox: Sendable {
             }
             state.isReplaying = true
             // A try scheduled is void: this pass schedules the next.
-            state.retryDue = nil
+            state.retryTimer?.due = nil
             return true
         }
         guard starts else {
@@ -373,6 +387,7 @@ public final class Outbox: Sendable {
         var again = true
         var sent = false
         while again {
+            state.withLock { $0.answeredDuringPass = [] }
             sent = await replayPass(through: webservice) || sent
             again = state.withLock { state in
                 defer { state.isReplayAskedAgain = false }
@@ -393,32 +408,43 @@ public final class Outbox: Sendable {
     }
 
     /// Schedules the next try, after the retry's wait, when writes the signed-in
-    /// account may send wait and no try is scheduled or under way.
+    /// account may send wait and no try is scheduled or under way: the timer waiting
+    /// already is moved, unless it wakes after the new try is due.
     private func scheduleRetry(through webservice: Webservice) {
         let isSendable = Self.sendable(through: webservice)
-        let due = state.withLock { state -> (UInt64, Duration)? in
+        let clock = webservice.configuration.clock
+        let started = state.withLock { state -> RetryTimer? in
             let waits = state.entries.values.contains { entry in
                 entry.write != nil && !entry.isInFlight && isSendable(entry.record)
             }
-            guard waits, !state.isReplaying, state.retryDue == nil else { return nil }
+            guard waits, !state.isReplaying, state.retryTimer?.due == nil else { return nil }
+            let wait = retry.wait(afterFailures: state.retryFailures)
+            if state.retryTimer?.moveDue(to: wait) == true { return nil }
             state.lastRetry += 1
-            state.retryDue = state.lastRetry
-            return (state.lastRetry, retry.wait(afterFailures: state.retryFailures))
+            state.retryTimer = RetryTimer(number: state.lastRetry, on: clock, due: wait)
+            return state.retryTimer
         }
-        guard let (number, wait) = due else { return }
-        let clock = webservice.configuration.clock
-        // Not cancelled, only made void: a sleep cancelled on Linux holds its memory
-        // until its deadline anyway.
+        guard let started else { return }
+        // A timer made void sleeps on, not cancelled: a sleep cancelled on Linux holds
+        // its memory until its deadline anyway. The next try moves it instead.
         Task.detached { [weak self, weak webservice] in
-            try? await clock.sleep(for: wait)
-            guard let self, let webservice,
-                self.state.withLock({ state in
-                    guard state.retryDue == number else { return false }
-                    state.retryDue = nil
-                    return true
-                })
-            else { return }
-            await self.replay(through: webservice)
+            var sleep = started.wakes
+            while true {
+                try? await clock.sleep(for: sleep)
+                guard let self, let webservice else { return }
+                let waking = self.state.withLock { state -> RetryTimer.Waking in
+                    guard state.retryTimer?.number == started.number else { return .void }
+                    let waking = state.retryTimer!.wake()
+                    if case .early = waking { return waking }
+                    state.retryTimer = nil
+                    return waking
+                }
+                switch waking {
+                case .void: return
+                case .due: return await self.replay(through: webservice)
+                case .early(let rest): sleep = rest
+                }
+            }
         }
     }
 
@@ -467,6 +493,12 @@ public final class Outbox: Sendable {
             case .unreachable:
                 heldOrigins.insert(record.url.origin)
                 if let scope = record.scope { heldScopes.insert(scope) }
+                state.withLock { state in
+                    // Its server answered something else meanwhile: it is back.
+                    if state.answeredDuringPass.contains(record.url.origin) {
+                        state.isReplayAskedAgain = true
+                    }
+                }
             case .waits:
                 if let scope = record.scope { heldScopes.insert(scope) }
             }

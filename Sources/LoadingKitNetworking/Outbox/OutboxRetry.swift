@@ -12,10 +12,12 @@ import Foundation
 ///
 /// The first try waits ``delay``; each one after a try that sent nothing waits
 /// ``multiplier`` times longer, up to ``maximumDelay``, every wait moved by
-/// ``jitter``. A try that sent a write starts over at ``delay``. Each try sends the
-/// oldest write that waits — its `Idempotency-Key` makes that safe — and the rest once
-/// it gets through. Writes waiting only for an account that is not signed in are not
-/// tried: signing in sends them.
+/// ``jitter``. A try that sent a write starts over at ``delay``. A wait is never
+/// shorter than a tenth of a second, nor grows by less than 1: a delay of zero does not
+/// spin. Each try sends every write that waits once, oldest first — their
+/// `Idempotency-Key` makes that safe — except those behind a write of their scope that
+/// still waits, or to a server that was not reached in this try. Writes waiting only
+/// for an account that is not signed in are not tried: signing in sends them.
 public struct OutboxRetry: Sendable {
     /// The wait before the first try. Default: 1 s.
     public var delay: Duration
@@ -54,9 +56,15 @@ public struct OutboxRetry: Sendable {
     ///
     /// - Parameter failures: How many tries in a row sent nothing before it.
     /// - Returns: ``delay`` times ``multiplier`` once per failure, at most
-    ///   ``maximumDelay``, moved by up to ``jitter`` of itself.
+    ///   ``maximumDelay``, moved by up to ``jitter`` of itself; at least 0.1 s.
     public func wait(afterFailures failures: Int) -> Duration {
-        delay.grown(by: multiplier, times: failures, upTo: maximumDelay)
-            .spread(by: jitter, drawing: random, upTo: maximumDelay)
+        let maximum = max(maximumDelay, Self.shortestWait)
+        let wait = max(delay, Self.shortestWait)
+            .grown(by: max(multiplier, 1), times: failures, upTo: maximum)
+            .spread(by: min(max(jitter, 0), 1), drawing: random, upTo: maximum)
+        return max(wait, Self.shortestWait)
     }
+
+    /// The shortest wait between tries, whatever the settings say.
+    private static let shortestWait = Duration.milliseconds(100)
 }

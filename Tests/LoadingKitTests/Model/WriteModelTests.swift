@@ -58,7 +58,7 @@ private struct WriteRun {
     init(seed: UInt64) {
         random = .seeded(seed &* 0x9E37_79B9 &+ 7)
         transport = HeldTransport(signalling: progress)
-        outbox = Outbox(directory: Self.directory(seed: seed), log: { _ in })
+        outbox = Outbox(directory: Self.directory(seed: seed), retry: .whenNudged, log: { _ in })
         webservice = Webservice(
             transport: transport,
             configuration: .init(monitor: recorder, outbox: outbox)
