@@ -1,5 +1,6 @@
 import Foundation
 import LoadingKitNetworking
+import Observation
 
 /// Finds, once per conformer type, at its first operation, a stored property named as
 /// one of the settings a protocol gives a default for but of another type: `let maxPages
@@ -19,35 +20,57 @@ enum SettingsCheck {
     /// The conformer types checked already.
     private static var checked: Set<ObjectIdentifier> = []
 
-    /// Checks `loader`'s type once.
+    /// Checks `loader`'s type once — its class, when it is one, with the stored
+    /// properties its superclasses declare.
     ///
     /// - Parameter loader: The loader about to run an operation.
     static func run<Loader: Loading>(for loader: Loader) {
-        guard checked.insert(ObjectIdentifier(Loader.self)).inserted else { return }
+        let loaderType = type(of: loader)
+        guard checked.insert(ObjectIdentifier(loaderType)).inserted else { return }
         let expected = settings(of: loader)
-        for child in Mirror(reflecting: loader).children {
-            // `@Observable` keeps a stored property as `_name`.
-            guard let label = child.label.map({ $0.hasPrefix("_") ? String($0.dropFirst()) : $0 }),
-                let requirement = expected[label]
-            else { continue }
-            let declared = type(of: child.value)
-            guard declared != type(of: requirement.value) else { continue }
-            let name = "\(Loader.self).\(label)"
-            let found = spelled(declared)
-            let wanted = requirement.type
-            loader.loading.report(
-                .settingIgnored(name: name, declared: found, expected: wanted),
-                for: loader
-            )
-            #if DEBUG
-                FileHandle.standardError.write(
-                    Data(
-                        "LoadingKit: \(name) is declared \(found), the requirement \(wanted): it is ignored and the default is used\n"
-                            .utf8
-                    )
+        // `@Observable` keeps a stored property `name` as `_name`; elsewhere `_name` is a
+        // property wrapper's storage, or a field of the conformer's own.
+        let isObservable = loader is any Observable
+        var mirror: Mirror? = Mirror(reflecting: loader)
+        while let level = mirror {
+            for child in level.children {
+                guard var label = child.label else { continue }
+                if isObservable, label.hasPrefix("_") {
+                    label.removeFirst()
+                }
+                guard let requirement = expected[label] else { continue }
+                let declared = type(of: child.value)
+                guard declared != type(of: requirement.value) else { continue }
+                report(
+                    name: "\(loaderType).\(label)",
+                    declared: spelled(declared),
+                    expected: requirement.type,
+                    for: loader
                 )
-            #endif
+            }
+            mirror = level.superclassMirror
         }
+    }
+
+    /// Tells that the setting `name` is declared `declared` instead of `expected`.
+    private static func report<Loader: Loading>(
+        name: String,
+        declared: String,
+        expected: String,
+        for loader: Loader
+    ) {
+        loader.loading.report(
+            .settingIgnored(name: name, declared: declared, expected: expected),
+            for: loader
+        )
+        #if DEBUG
+            FileHandle.standardError.write(
+                Data(
+                    "LoadingKit: \(name) is declared \(declared), the requirement \(expected): it is ignored and the default is used\n"
+                        .utf8
+                )
+            )
+        #endif
     }
 
     /// A setting as `loader` answers it, and its type as the requirement spells it.
@@ -77,19 +100,46 @@ enum SettingsCheck {
         return settings
     }
 
-    /// `type` as Swift code spells it: `Int?`, `[Post]`, not `Optional<Int>`.
+    /// `type` as Swift code spells it: `Int?`, `[Post]`, `[String: Int]`, not
+    /// `Optional<Int>`.
     private static func spelled(_ type: Any.Type) -> String {
         spelled(String(describing: type))
     }
 
     private static func spelled(_ name: String) -> String {
-        for (generic, form) in [("Optional<", "?"), ("Array<", "[]")] where name.hasPrefix(generic)
-        {
-            let inner = spelled(String(name.dropFirst(generic.count).dropLast()))
-            return form == "?" ? inner + "?" : "[" + inner + "]"
-        }
         guard let open = name.firstIndex(of: "<"), name.hasSuffix(">") else { return name }
-        let inner = name[name.index(after: open)..<name.index(before: name.endIndex)]
-        return name[...open] + spelled(String(inner)) + ">"
+        let base = name[..<open]
+        let arguments = splitArguments(
+            name[name.index(after: open)..<name.index(before: name.endIndex)]
+        )
+        .map(spelled)
+        switch (base, arguments.count) {
+        case ("Optional", 1): return arguments[0] + "?"
+        case ("Array", 1): return "[" + arguments[0] + "]"
+        case ("Dictionary", 2): return "[" + arguments[0] + ": " + arguments[1] + "]"
+        default: return base + "<" + arguments.joined(separator: ", ") + ">"
+        }
+    }
+
+    /// The generic arguments in `list`, split at its commas outside brackets.
+    private static func splitArguments(_ list: Substring) -> [String] {
+        var arguments: [String] = []
+        var current = ""
+        var depth = 0
+        for character in list {
+            switch character {
+            case "<", "(", "[": depth += 1
+            case ">" where current.last == "-": break  // a function's arrow
+            case ">", ")", "]": depth -= 1
+            case "," where depth == 0:
+                arguments.append(current.trimmingCharacters(in: .whitespaces))
+                current = ""
+                continue
+            default: break
+            }
+            current.append(character)
+        }
+        arguments.append(current.trimmingCharacters(in: .whitespaces))
+        return arguments
     }
 }
