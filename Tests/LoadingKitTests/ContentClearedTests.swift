@@ -25,6 +25,11 @@ private final class TitleScreen: Loading {
         clearings += 1
         title = ""
     }
+
+    /// A post titled "Refused" is not shown.
+    func validate(_ value: Post) throws {
+        if value.title == "Refused" { throw URLError(.cannotDecodeContentData) }
+    }
 }
 
 @MainActor
@@ -53,6 +58,48 @@ struct ContentClearedTests {
         #expect(screen.loadingState.error != nil)
         #expect(screen.title == "")
         #expect(screen.clearings == 1)
+    }
+
+    @Test("a stored value of another resource that the screen refuses clears what the old one set")
+    func refusedStoredValue() async throws {
+        let mock = MockTransport()
+        mock.respond(to: "/posts/1", with: .json(Post(id: 1, title: "First")))
+        mock.respond(to: "/posts/3", with: .json(Post(id: 3, title: "Refused")))
+        mock.respond(to: "/posts/3", with: .status(500))
+        let webservice = Webservice(transport: mock)
+        _ = try await webservice.load(Post.resource(id: 3))
+        let screen = TitleScreen(webservice: webservice)
+        await screen.load(resource: Post.resource(id: 1))
+        #expect(screen.title == "First")
+
+        await screen.load(resource: Post.resource(id: 3), policy: .force)
+
+        #expect(screen.loadingState.content == nil)
+        #expect(screen.title == "")
+        #expect(screen.clearings == 1)
+    }
+
+    @Test("following a live value after a load clears what the loaded content set")
+    func followAfterLoad() async throws {
+        let mock = MockTransport()
+        let body = StreamedBody()
+        mock.respond(to: "/posts/1", with: .json(Post(id: 1, title: "First")))
+        mock.respond(to: "/live", with: .eventStream(body))
+        let screen = TitleScreen(webservice: Webservice(transport: mock))
+        await screen.load(resource: Post.resource(id: 1))
+        #expect(screen.title == "First")
+
+        screen.follow(
+            LiveResource<ServerSentEvent>(url: URL(string: "https://api.example.com/live")!),
+            startingWith: Post(id: 1, title: "")
+        ) { post, event in post = Post(id: 1, title: event.data) }
+
+        #expect(screen.title == "")
+        #expect(screen.clearings == 1)
+        body.send("data: Live\n\n")
+        for await state in screen.states where state.content?.title == "Live" { break }
+        #expect(screen.title == "Live")
+        screen.stopFollowing()
     }
 
     @Test("a reset clears, a reload of the same resource and keeping the previous content do not")

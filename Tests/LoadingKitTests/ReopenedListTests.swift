@@ -16,13 +16,18 @@ struct ReopenedListTests {
     let posts = Locked(Array(1...100))
     /// The `Cache-Control` the server sends, if any.
     let cacheControl = Locked<String?>(nil)
+    /// The pages the server answers with a server error.
+    let failing = Locked<Set<Int>>([])
     let webservice = Webservice(transport: URLSessionTransport())
 
     init() throws {
         server = try LoopbackServer()
-        server.route("/posts") { [posts, cacheControl] request in
+        server.route("/posts") { [posts, cacheControl, failing] request in
             let all = posts.withLock { $0 }
             let page = request.query("page").flatMap(Int.init) ?? 1
+            if failing.withLock({ $0.contains(page) }) {
+                return .text("busy", status: 503)
+            }
             let items = Array(all.dropFirst((page - 1) * 10).prefix(10))
             var answer = MockResponse.json(Post.list(items)).header("X-Total-Count", "\(all.count)")
             if let directive = cacheControl.withLock({ $0 }) {
@@ -104,6 +109,24 @@ struct ReopenedListTests {
         #expect(reopened.ids == Array(1...30))
         #expect(reopened.changes == [.replaced])  // the snapshot; the 304s changed nothing
         #expect(reopened.loadingState.activity == .idle)
+    }
+
+    @Test("a reload the server answers with 304s only clears the error of a page that failed")
+    func unchangedReloadClearsPageError() async throws {
+        let screen = await screen(loading: 2)
+        failing.withLock { $0 = [3] }
+        await screen.loadNextPage()
+        #expect(screen.pagination.pageError != nil)
+        failing.withLock { $0 = [] }
+        let sent = server.requests.count
+
+        await screen.loadFirstPage(policy: .force)
+
+        #expect(server.requests.dropFirst(sent).count == 2)
+        #expect(screen.ids == Array(1...20))
+        #expect(screen.pagination.pageError == nil)
+        await screen.loadNextPageIfNeeded(currentIndex: 19)?.finish()
+        #expect(screen.ids == Array(1...30))
     }
 
     @Test("a stale list the server changed meanwhile is replaced by the pages it answers")

@@ -74,10 +74,15 @@ extension LoadingCore {
         stateIdentity = identity
         subscribe(to: identity, for: loader)
         // A new screen's state has nothing to clear: observers see one change, not two.
+        let hadContent = current.hasContent
         if !current.isUnloaded {
             update(for: loader) { $0.reset() }
         }
         show(entry, of: webservice, for: loader)
+        if hadContent, !current.hasContent {
+            // The stored value was refused: the old content is gone all the same.
+            loader.contentWasCleared()
+        }
         // A page held for the load just superseded now finds another resource shown.
         startDeferredPages()
     }

@@ -39,7 +39,9 @@ final class LiveAccumulation<Value: Sendable, Event: Sendable> {
             isReplacing = true
             core.update(for: loader) { $0.begin(.reloading) }
         } else {
+            let hadContent = core.current.hasContent
             core.update(for: loader) { $0.begin(.loading, forAnotherResource: true) }
+            if hadContent { loader.contentWasCleared() }
         }
     }
 

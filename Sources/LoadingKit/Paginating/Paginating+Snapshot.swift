@@ -148,11 +148,16 @@ extension Paginating {
         }
         core.report(.storeHit, about: identity, for: self)
         core.forgetContentMetadata()
+        let hadContent = core.current.hasContent
         if !core.current.isUnloaded {
             core.update(for: self) { $0.reset() }
         }
         guard core.show(snapshot.items, storedAt: entry.loadedAt, of: webservice, for: self)
-        else { return }
+        else {
+            // Refused: the old content is gone all the same.
+            if hadContent { contentWasCleared() }
+            return
+        }
         core.stateIdentity = identity
         core.lastResource = listResource(of: first)
         // Read back from disk still fresh: its items are known as its pages' answers

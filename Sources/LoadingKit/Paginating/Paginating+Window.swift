@@ -334,6 +334,8 @@ extension Paginating {
             fetched.allSatisfy({ $0.isNotModified })
         {
             loading.record(.freshness(fetched.first?.cacheDirectives))
+            // The list answered: a page that failed before is no standing error.
+            changePagination { $0.clearPageErrors() }
             loading.markLoaded(for: self)
             return
         }

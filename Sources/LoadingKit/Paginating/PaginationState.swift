@@ -353,13 +353,18 @@ public struct PaginationState<Cursor: Sendable>: Sendable {
         pages[0].count = max(0, contentCount - itemsAfterHead)
     }
 
+    /// Forgets why pages failed: the list answered again.
+    mutating func clearPageErrors() {
+        pageError = nil
+        previousPageError = nil
+    }
+
     /// Keeps what a response of the list that is not a page — a refresh's — says of
     /// the whole list: its `X-Total-Count`, and, when the pages are asked for by URL,
     /// its `first` and `last` links on the origin of those the pages gave. The list
     /// answered: a page that failed before is no standing error.
     mutating func note(_ response: ResponseSummary) {
-        pageError = nil
-        previousPageError = nil
+        clearPageErrors()
         totalCount = response.totalCount ?? totalCount
         let links = response.links
         firstCursor = Self.link(links.first, onOriginOf: firstCursor) ?? firstCursor
