@@ -52,13 +52,9 @@ struct InteractiveSession {
                 feed.publish(published)
                 let news = DemoFormat.count(published, "new story", plural: "new stories")
                 renderer.note("\(news) published on the server; refreshing")
+                let shown = Set(screen.loadingState.content?.map(\.id) ?? [])
                 await screen.refresh()
-                renderer.replaceNotes(
-                    with: screen.loadingState.error.map {
-                        "\(news) on the server, but the refresh could not get them: "
-                            + "\(DemoFormat.reason($0)); the rows shown stay"
-                    } ?? "\(news) published on the server; refreshed"
-                )
+                renderer.replaceNotes(with: Self.refreshed(news, on: screen, shown: shown))
             case "n" where !screen.pagination.hasMorePages:
                 renderer.note("the end of the feed: there is no page after these")
             case "n":
@@ -100,6 +96,31 @@ struct InteractiveSession {
                 continue
             }
         }
+    }
+
+    /// What a refresh after `news` were published came to: the stories it brought to
+    /// the head — those marked new, published before a refresh that failed included —,
+    /// or the pages held reloaded in place when the window is away from the head.
+    private static func refreshed(
+        _ news: String,
+        on screen: FeedScreen,
+        shown: Set<FeedItem.ID>
+    ) -> String {
+        if let error = screen.loadingState.error {
+            return "\(news) on the server, but the refresh could not get them: "
+                + "\(DemoFormat.reason(error)); the rows shown stay"
+        }
+        if screen.pagination.hasPreviousPages {
+            let held = DemoFormat.count(screen.pagination.pagesLoaded, "page")
+            return "\(news) published on the server; refreshed the \(held) held in place: "
+                + "the new stories are above them, p pages back to the head"
+        }
+        let brought = (screen.loadingState.content ?? []).count { !shown.contains($0.id) }
+        guard brought > 0 else {
+            return "\(news) published on the server; refreshed: none is new here"
+        }
+        let stories = DemoFormat.count(brought, "new story", plural: "new stories")
+        return "\(news) published on the server; refreshed: \(stories) at the head, marked + new"
     }
 
     /// What a reload of the `held` pages came to: its pages, one request each — more

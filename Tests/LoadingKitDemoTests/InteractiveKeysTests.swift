@@ -70,7 +70,8 @@ struct InteractiveKeysTests {
         let settled = try first(in: output, after: refreshed) { $0.hasPrefix("  + new  Story 24") }
         #expect(output.frames[settled].count { $0.hasPrefix("  + new  Story 24") } == 3)
         let done = try first(in: output, after: refreshed) {
-            $0 == "  3 new stories published on the server; refreshed"
+            $0 == "  3 new stories published on the server; refreshed: 3 new stories at the head, "
+                + "marked + new"
         }
         #expect(output.frames[done].count { $0.hasPrefix("  + new  Story 24") } == 3)
         #expect(output.frames[done].contains("  ✓ up to date"))
@@ -122,6 +123,41 @@ struct InteractiveKeysTests {
             output.frames.last?.contains { $0.hasPrefix("  1 page held · 30 items · 1 request · ") }
                 == true
         )
+    }
+
+    @Test(
+        "s r s r: the refresh brings the stories published while away too, and says as many as it marks"
+    )
+    func marksMatchTheMessage() async throws {
+        let output = try await play("s r s r q")
+        let done = try first(in: output) {
+            $0.hasPrefix("  3 new stories published on the server; refreshed: ")
+        }
+        let frame = output.frames[done]
+        #expect(
+            frame.contains(
+                "  3 new stories published on the server; refreshed: 6 new stories at the head, "
+                    + "marked + new"
+            )
+        )
+        #expect(frame.count { $0.hasPrefix("  + new ") } == 6)
+    }
+
+    @Test(
+        "n n n n n r: a refresh away from the head keeps the window, marks nothing, and says where the new stories are"
+    )
+    func refreshAwayFromHeadSaysWhere() async throws {
+        // The third page fails once: five n hold four pages, the first dropped.
+        let output = try await play("n n n n n r q")
+        let done = try first(in: output) {
+            $0.hasPrefix("  3 new stories published on the server; refreshed the 4 pages held in ")
+        }
+        let frame = output.frames[done]
+        #expect(
+            frame.joined(separator: " ").contains("the new stories are above them, p pages")
+        )
+        #expect(frame.contains { $0.hasPrefix("  4 pages held · 120 items · ") })
+        #expect(!frame.contains { $0.hasPrefix("  + new ") })
     }
 
     @Test("s r: a refresh while the server is away says it failed, not that it refreshed")
