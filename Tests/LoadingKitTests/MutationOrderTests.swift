@@ -17,7 +17,10 @@ struct MutationOrderTests {
     let posts = Resource<[Post]>(url: Post.baseURL.appending(path: "posts"))
 
     private var webservice: Webservice {
-        Webservice(transport: mock, configuration: .init(monitor: recorder))
+        Webservice(
+            transport: mock,
+            configuration: .init(monitor: recorder, mutationWait: .unbounded)
+        )
     }
 
     private func waitForWaits(_ count: Int) async {

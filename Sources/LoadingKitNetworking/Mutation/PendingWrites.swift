@@ -2,8 +2,8 @@ import Synchronization
 
 /// The mutations a webservice has under way, from the moment they are sent until they
 /// end: those of one scope go one after another, and a load of a value one of them
-/// changes waits until it has ended — its answer would not say whether the server
-/// had the change yet.
+/// changes waits until it has ended, or for the webservice's `mutationWait` at most —
+/// its answer would not say whether the server had the change yet.
 final class PendingWrites: Sendable {
     private struct State {
         /// The last turn of each scope.
@@ -116,17 +116,45 @@ final class PendingWrites: Sendable {
     var isEmpty: Bool { count.load(ordering: .relaxed) == 0 }
 
     /// Returns once every mutation under way that changes the value of `identity` has
-    /// ended, or when the calling task is cancelled; calls `waiting` first when there
-    /// is one.
-    func waitForMutations(changing identity: ResourceIdentity, waiting: () -> Void) async {
+    /// ended, once `limit` has passed on `clock`, or when the calling task is
+    /// cancelled; calls `waiting` first when there is one.
+    ///
+    /// - Parameters:
+    ///   - identity: The value a load is about to ask for.
+    ///   - limit: The longest wait: a mutation the server does not answer holds no load
+    ///     longer. Zero or less waits for nothing.
+    ///   - clock: The clock the wait is timed on.
+    ///   - waiting: Told, before the wait, that there is one.
+    func waitForMutations(
+        changing identity: ResourceIdentity,
+        atMost limit: Duration,
+        on clock: any Clock<Duration>,
+        waiting: () -> Void
+    ) async {
         let changing = state.withLock { state in
             state.underWay.values.filter { $0.changesValue(identity) }
         }
-        if !changing.isEmpty {
-            waiting()
-        }
+        guard !changing.isEmpty else { return }
+        waiting()
+        guard limit > .zero else { return }
+        let over = OneShot<Void>()
+        let left = Atomic<Int>(changing.count)
         for turn in changing {
-            await turn.ended()
+            turn.whenEnded {
+                if left.subtract(1, ordering: .acquiringAndReleasing).newValue == 0 {
+                    over.fire(())
+                }
+            }
         }
+        let timer = Task<Void, Never> {
+            guard (try? await clock.sleep(for: limit)) != nil else { return }
+            over.fire(())
+        }
+        await withTaskCancellationHandler {
+            await over.wait()
+        } onCancel: {
+            over.fire(())
+        }
+        timer.cancel()
     }
 }

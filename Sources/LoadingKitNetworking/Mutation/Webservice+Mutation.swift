@@ -11,8 +11,10 @@ extension Webservice {
     /// let saved = try await webservice.send(Mutation(Post.create(draft)).invalidating(.resource(Post.all)))
     /// ```
     ///
-    /// A load of a value the mutation changes waits until it has ended, and the answer
-    /// to a load sent before it ended is not stored: it could predate the change.
+    /// A load of a value the mutation changes waits until it has ended — at most the
+    /// configuration's ``Webservice/Configuration/mutationWait``, 2 s by default, after
+    /// which it goes with the change laid on what it brings — and the answer to a load
+    /// sent before it ended is not stored: it could predate the change.
     ///
     /// - Parameter mutation: What to send and what it changes.
     /// - Returns: The parsed answer.

@@ -27,7 +27,11 @@ extension Webservice {
                 attempt.timesOvertaken += 1
                 report(.overtakenByMutation, about: resource)
                 // Asked again once the mutations under way now have ended.
-                await writes.waitForMutations(changing: attempt.identity) {
+                await writes.waitForMutations(
+                    changing: attempt.identity,
+                    atMost: configuration.mutationWait,
+                    on: configuration.clock
+                ) {
                     report(.waitingForMutation, about: resource)
                 }
                 continue

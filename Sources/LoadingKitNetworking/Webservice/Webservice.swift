@@ -94,6 +94,12 @@ public final class Webservice: Sendable {
         /// for every request that found it expired. Default: `nil`. See
         /// ``Authenticator``.
         public var authenticator: Authenticator?
+        /// How long a load of a value a mutation under way changes waits for the
+        /// mutation to end — its answer would not say whether the server had the change
+        /// yet. Past it, the load goes: the change shows laid on what it brings, and the
+        /// mutation's answer is applied when it comes. Default: 2 s; zero or less waits
+        /// for nothing.
+        public var mutationWait: Duration
 
         /// Creates a configuration.
         ///
@@ -113,6 +119,8 @@ public final class Webservice: Sendable {
         ///   - outbox: Where mutations kept until sent wait for their server.
         ///   - authenticator: The account signed in, whose credential every request
         ///     carries.
+        ///   - mutationWait: How long a load waits for a mutation under way that changes
+        ///     what it loads.
         public init(
             coalescedMethods: Set<HTTPMethod> = [.get, .head],
             retry: RetryPolicy = .none,
@@ -124,7 +132,8 @@ public final class Webservice: Sendable {
             clock: any Clock<Duration> = ContinuousClock(),
             monitor: (any LoadingMonitor)? = nil,
             outbox: Outbox? = nil,
-            authenticator: Authenticator? = nil
+            authenticator: Authenticator? = nil,
+            mutationWait: Duration = .seconds(2)
         ) {
             self.coalescedMethods = coalescedMethods
             self.retry = retry
@@ -138,6 +147,7 @@ public final class Webservice: Sendable {
             self.monitor = monitor
             self.outbox = outbox
             self.authenticator = authenticator
+            self.mutationWait = mutationWait
         }
     }
 
@@ -264,7 +274,11 @@ public final class Webservice: Sendable {
         if settlingWrites, !Authenticator.isRefreshing, let writes = writesIfAny, !writes.isEmpty {
             let waiting = identity ?? resource.identity
             identity = waiting
-            await writes.waitForMutations(changing: waiting) {
+            await writes.waitForMutations(
+                changing: waiting,
+                atMost: configuration.mutationWait,
+                on: configuration.clock
+            ) {
                 self.report(.waitingForMutation, about: resource)
             }
         }

@@ -56,7 +56,7 @@ private struct AccountRun {
         }
         webservice = Webservice(
             transport: transport,
-            configuration: .init(authenticator: authenticator)
+            configuration: .init(authenticator: authenticator, mutationWait: .unbounded)
         )
         screens = [AccountScreen(webservice: webservice), AccountScreen(webservice: webservice)]
     }

@@ -52,7 +52,10 @@ struct ModelRun {
         random = .seeded(seed &* 0x9E37_79B9 &+ 1)
         transport = HeldTransport(signalling: tracker.events)
         feed = ModelFeed(
-            webservice: Webservice(transport: transport, configuration: .init(monitor: recorder)),
+            webservice: Webservice(
+                transport: transport,
+                configuration: .init(monitor: recorder, mutationWait: .unbounded)
+            ),
             log: log
         )
     }
