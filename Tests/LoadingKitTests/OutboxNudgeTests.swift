@@ -70,6 +70,51 @@ struct OutboxNudgeTests {
     }
 
     @Test(
+        "in a try of the outbox's own, a write's answer from a server found away does not send again a write that got a server error"
+    )
+    func ownAnswerInATimedTry() async throws {
+        let clock = ManualClock()
+        let webservice = webservice(retry: OutboxRetry(jitter: 0), clock: clock)
+        mock.fail("/posts/1", method: .patch, with: away)
+        for id in [1, 2] {
+            await #expect(throws: WebserviceError.self) {
+                try await webservice.send(try Post.rename(id: id, to: "Kept").keptUntilSent())
+            }
+        }
+        mock.respond(to: "/posts/1", method: .patch, with: .json(Post(id: 1, title: "Kept")))
+        mock.respond(to: "/posts/2", method: .patch, with: .text("busy", status: 503))
+
+        await clock.waitUntilSleeping(1)
+        clock.advance(by: .seconds(1))
+        await mock.waitForRequests(3)
+        // The try ended and its timer sleeps until the next: the 503 was sent once.
+        await clock.waitUntilSleeping(1)
+        #expect(patches(1) == 2)
+        #expect(patches(2) == 1)
+        #expect(webservice.configuration.outbox?.pendingWrites.map(\.sequence) == [2])
+    }
+
+    @Test(
+        "a server that answers one write with an error and drops the next makes no loop of tries"
+    )
+    func errorThenDropIsNoLoop() async throws {
+        let webservice = webservice()
+        mock.fail("/posts/1", method: .patch, with: away)
+        for id in [1, 2] {
+            await #expect(throws: WebserviceError.self) {
+                try await webservice.send(try Post.rename(id: id, to: "Kept").keptUntilSent())
+            }
+        }
+        mock.respond(to: "/posts/1", method: .patch, with: .text("busy", status: 503))
+        mock.fail("/posts/2", method: .patch, with: URLError(.networkConnectionLost))
+
+        await webservice.configuration.outbox?.resume()
+
+        #expect(patches(1) == 2)
+        #expect(patches(2) == 1)
+    }
+
+    @Test(
         "nudges while a write waits move the one timer's next try instead of leaving a sleeping task each"
     )
     func oneTimer() async throws {

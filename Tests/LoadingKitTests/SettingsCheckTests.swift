@@ -87,6 +87,22 @@ private final class WrappedFeed: Paginating {
     }
 }
 
+/// A near miss kept in a property wrapper: its `wrappedValue` is an `Int`.
+@MainActor
+private final class WrappedNearMissFeed: Paginating {
+    let loading = LoadingCore<[Post]>()
+    let webservice: Webservice
+    @Kept var maxPages = 5
+
+    init(webservice: Webservice) {
+        self.webservice = webservice
+    }
+
+    func resource(forPage page: Int?) -> Resource<Page<Post, Int>> {
+        .pageNumber(url: URL(string: "https://api.example.com/posts")!, page: page, size: 3)
+    }
+}
+
 /// An observable screen: `@Observable` stores `maxPages` as `_maxPages`, still an `Int`.
 @MainActor
 @Observable
@@ -182,6 +198,22 @@ struct SettingsCheckTests {
         await feed.loadFirstPage()
         #expect(feed.maxPages == 5)
         #expect(ignored.isEmpty)
+    }
+
+    @Test("a near miss kept in a property wrapper is reported with the wrapped value's type")
+    func wrappedNearMiss() async {
+        mock.respond(to: "/posts?page=1&per_page=3", with: .json(Post.list([1])))
+        await WrappedNearMissFeed(webservice: webservice).loadFirstPage()
+        #expect(
+            recorder.events.map(\.kind).contains(
+                .settingIgnored(
+                    name: "WrappedNearMissFeed.maxPages",
+                    declared: "Int",
+                    expected: "Int?"
+                )
+            )
+        )
+        #expect(ignored == ["WrappedNearMissFeed.maxPages"])
     }
 
     @Test("an observable screen's near misses are reported, their types spelled as declared")

@@ -28,18 +28,14 @@ enum SettingsCheck {
         let loaderType = type(of: loader)
         guard checked.insert(ObjectIdentifier(loaderType)).inserted else { return }
         let expected = settings(of: loader)
-        // `@Observable` keeps a stored property `name` as `_name`; elsewhere `_name` is a
-        // property wrapper's storage, or a field of the conformer's own.
         let isObservable = loader is any Observable
         var mirror: Mirror? = Mirror(reflecting: loader)
         while let level = mirror {
             for child in level.children {
-                guard var label = child.label else { continue }
-                if isObservable, label.hasPrefix("_") {
-                    label.removeFirst()
-                }
-                guard let requirement = expected[label] else { continue }
-                let declared = type(of: child.value)
+                guard let (label, value) = setting(child, isObservable: isObservable),
+                    let requirement = expected[label]
+                else { continue }
+                let declared = type(of: value)
                 guard declared != type(of: requirement.value) else { continue }
                 report(
                     name: "\(loaderType).\(label)",
@@ -50,6 +46,22 @@ enum SettingsCheck {
             }
             mirror = level.superclassMirror
         }
+    }
+
+    /// The property `child` stands for, with its value: `_name` is a property
+    /// wrapper's storage — its `wrappedValue` is the property's — or, on an
+    /// `@Observable` conformer, the stored `name` the macro moved; any other `_name` is
+    /// a field of the conformer's own.
+    private static func setting(_ child: Mirror.Child, isObservable: Bool) -> (String, Any)? {
+        guard let label = child.label else { return nil }
+        guard label.hasPrefix("_") else { return (label, child.value) }
+        let name = String(label.dropFirst())
+        if let wrapped = Mirror(reflecting: child.value).children.first(where: {
+            $0.label == "wrappedValue"
+        }) {
+            return (name, wrapped.value)
+        }
+        return isObservable ? (name, child.value) : nil
     }
 
     /// Tells that the setting `name` is declared `declared` instead of `expected`.

@@ -53,6 +53,8 @@ public final class Outbox: Sendable {
     /// How many origins found no server at their last request: a response reads it
     /// before the lock.
     private let unreachableCount = Atomic<Int>(0)
+    /// Whether the request under way is one of a try's own writes.
+    @TaskLocal private static var isSentByTry = false
 
     /// Creates an outbox in `directory`, which it creates when needed; it reads what
     /// the directory holds when a webservice starts with it.
@@ -160,9 +162,12 @@ public final class Outbox: Sendable {
         var rebuilders: [String: Rebuilder] = [:]
         var isReplaying = false
         var isReplayAskedAgain = false
-        /// The origins that answered during the pass under way: a write to one of them
-        /// that found no server is sent again in another pass.
+        /// The origins that answered another request during the pass under way: a
+        /// write to one of them that found no server is sent again in another pass —
+        /// once per replay, so a server that answers loads but drops writes makes no
+        /// loop.
         var answeredDuringPass: Set<String> = []
+        var hasPassedAgainForAnswer = false
         /// Those waiting for the replay under way, and the one asked for meanwhile, to end.
         var replayWaiters: [CheckedContinuation<Void, Never>] = []
         /// How many tries in a row sent no write: the next waits longer.
@@ -179,6 +184,8 @@ public final class Outbox: Sendable {
         let isFirst = state.withLock { state -> Bool in
             guard state.webservice == nil else { return false }
             state.webservice = webservice
+            // A timer of a webservice gone tries nothing: this one schedules its own.
+            state.retryTimer = nil
             return true
         }
         guard isFirst else {
@@ -312,8 +319,8 @@ public final class Outbox: Sendable {
 
     /// Notes that the server at `url`'s origin answered with `status`: the writes
     /// waiting for it are sent again when it was unreachable, or when it answered a
-    /// success while some wait and no pass is under way — a pass's own writes are
-    /// answers too.
+    /// success while some wait. The answers to a try's own writes wake nothing: the try
+    /// sends the others of that origin already.
     func noteAnswer(from url: URL?, status: Int) {
         guard
             waitingCount.load(ordering: .acquiring) > 0
@@ -321,24 +328,28 @@ public final class Outbox: Sendable {
             let url
         else { return }
         let origin = url.origin
-        let (webservice, replays) = state.withLock { state -> (Webservice?, Bool) in
+        // A renewal a write of the try started carries the try's marker: its requests
+        // are not the try's writes.
+        let isTrysOwn = Self.isSentByTry && !Authenticator.isRefreshing
+        let webservice = state.withLock { state -> Webservice? in
             let wasUnreachable = state.unreachableOrigins.remove(origin) != nil
             unreachableCount.store(state.unreachableOrigins.count, ordering: .releasing)
             if wasUnreachable {
                 // The server is back: the next try of the outbox's own comes soon.
                 state.retryFailures = 0
             }
+            guard !isTrysOwn else { return nil }
             if state.isReplaying {
                 state.answeredDuringPass.insert(origin)
             }
-            let wakes =
-                wasUnreachable || (!state.isReplaying && (200..<300).contains(status))
-            let waits = state.entries.values.contains {
-                $0.write != nil && !$0.isInFlight && $0.record.url.origin == origin
-            }
-            return (state.webservice, waits && wakes)
+            guard wasUnreachable || (200..<300).contains(status),
+                state.entries.values.contains(where: {
+                    $0.write != nil && !$0.isInFlight && $0.record.url.origin == origin
+                })
+            else { return nil }
+            return state.webservice
         }
-        guard replays, let webservice else { return }
+        guard let webservice else { return }
         // Detached: the answer may be a credential renewal's, whose marker a task
         // started here would carry.
         Task.detached { await self.replay(through: webservice) }
@@ -365,6 +376,7 @@ public final class Outbox: Sendable {
                 return false
             }
             state.isReplaying = true
+            state.hasPassedAgainForAnswer = false
             // A try scheduled is void: this pass schedules the next.
             state.retryTimer?.due = nil
             return true
@@ -431,7 +443,14 @@ public final class Outbox: Sendable {
             var sleep = started.wakes
             while true {
                 try? await clock.sleep(for: sleep)
-                guard let self, let webservice else { return }
+                guard let self else { return }
+                guard let webservice else {
+                    // No try without it: the timer's record goes with its task.
+                    self.state.withLock { state in
+                        if state.retryTimer?.number == started.number { state.retryTimer = nil }
+                    }
+                    return
+                }
                 let waking = self.state.withLock { state -> RetryTimer.Waking in
                     guard state.retryTimer?.number == started.number else { return .void }
                     let waking = state.retryTimer!.wake()
@@ -477,7 +496,7 @@ public final class Outbox: Sendable {
         ) {
             tried.insert(sequence)
             let record = write.record
-            let outcome = await write.send(webservice)
+            let outcome = await Self.$isSentByTry.withValue(true) { await write.send(webservice) }
             if !outcome.isFinal {
                 // Parked by its sending, with what it learnt, unless it was not sent.
                 state.withLock { state in
@@ -495,7 +514,10 @@ public final class Outbox: Sendable {
                 if let scope = record.scope { heldScopes.insert(scope) }
                 state.withLock { state in
                     // Its server answered something else meanwhile: it is back.
-                    if state.answeredDuringPass.contains(record.url.origin) {
+                    if !state.hasPassedAgainForAnswer,
+                        state.answeredDuringPass.contains(record.url.origin)
+                    {
+                        state.hasPassedAgainForAnswer = true
                         state.isReplayAskedAgain = true
                     }
                 }
