@@ -34,6 +34,25 @@ struct LiveLoopbackTests {
         #expect(await reader.events(1).map(\.data) == ["second"])
     }
 
+    #if canImport(FoundationNetworking)
+        @Test(
+            "on Linux a stream's new connection is opened by an OPTIONS that ends first: the stream is its second request"
+        )
+        func connectionOpenedFirst() async throws {
+            let body = StreamedBody()
+            server.route("/events") { _ in .eventStream(body) }
+            var request = URLRequest(url: server.url("/events"))
+            request.setValue("text/event-stream", forHTTPHeaderField: "Accept")
+            let (stream, response) = try await transport.stream(request)
+            #expect(response.statusCode == 200)
+            let requests = server.requests
+            #expect(requests.map(\.method) == ["OPTIONS", "GET"])
+            #expect(requests.map(\.numberOnConnection) == [1, 2])
+            #expect(requests.allSatisfy { $0.header("Accept") == "text/event-stream" })
+            stream.cancel()
+        }
+    #endif
+
     @Test("live streams open to a host take none of the connections its loads may use")
     func streamsLeaveLoadsTheirConnections() async throws {
         let transport = URLSessionTransport(configuration: .init(maximumConnectionsPerHost: 2))
