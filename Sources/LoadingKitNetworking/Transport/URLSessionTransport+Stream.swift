@@ -31,7 +31,8 @@ extension URLSessionTransport: StreamingTransport {
     /// stream that waits for events on it spins a core (measured here: 97 % of a core
     /// for an idle event stream, none once the connection was opened this way). A server
     /// that closes the connection after that answer costs a round trip, and the stream
-    /// spins as before.
+    /// spins as before; one that answers it with a stream of its own, or not within a
+    /// second, gets the stream a second later, on a new connection.
     ///
     /// - Parameter request: The request.
     /// - Returns: The body as it arrives, and the response.
@@ -68,9 +69,14 @@ extension URLSessionTransport: StreamingTransport {
         }
     }
 
+    /// How long a stream waits for the `OPTIONS` that opens its connection, in seconds.
+    private static let openingWait = 1.0
+
     /// Sends an `OPTIONS` request to `request`'s URL in `session` and returns once it
-    /// ended — answered or not, within 5 s at most — or the calling task is cancelled:
-    /// the request sent next reuses its connection.
+    /// ended — answered or not — or once ``openingWait`` passed, cancelling it, or the
+    /// calling task is cancelled: the request sent next reuses its connection when it
+    /// ended. A server that answers `OPTIONS` as it answers the stream, never ending
+    /// it, or slowly, gets the stream a second later, on a connection of its own.
     ///
     /// - Parameters:
     ///   - request: The stream's request.
@@ -79,9 +85,13 @@ extension URLSessionTransport: StreamingTransport {
         var options = request
         options.httpMethod = "OPTIONS"
         options.httpBody = nil
-        options.timeoutInterval = min(request.timeoutInterval, 5)
         let ended = OneShot<Void>()
         let task = session.dataTask(with: options) { _, _, _ in ended.fire(()) }
+        // Cancelling a task that ended does nothing.
+        Exchange.cancellation.asyncAfter(deadline: .now() + openingWait) {
+            ended.fire(())
+            task.cancel()
+        }
         await withTaskCancellationHandler {
             task.resume()
             await ended.wait()

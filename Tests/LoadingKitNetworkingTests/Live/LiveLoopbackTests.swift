@@ -51,6 +51,32 @@ struct LiveLoopbackTests {
             #expect(requests.allSatisfy { $0.header("Accept") == "text/event-stream" })
             stream.cancel()
         }
+
+        @Test(
+            "a server that answers OPTIONS with an endless stream of its own still gets the stream, on a connection of its own"
+        )
+        func endlessOptions() async throws {
+            let options = StreamedBody()
+            let body = StreamedBody()
+            server.route("/events", method: .options) { _ in .eventStream(options) }
+            server.route("/events") { _ in .eventStream(body) }
+            options.send(": the server streams whatever the method\n\n")
+            let (stream, response) = try await transport.stream(
+                URLRequest(url: server.url("/events"))
+            )
+            #expect(response.statusCode == 200)
+            let requests = server.requests
+            #expect(requests.map(\.method) == ["OPTIONS", "GET"])
+            #expect(requests.map(\.numberOnConnection) == [1, 1])
+            body.send("data: one\n\n")
+            var received = ""
+            for try await chunk in stream {
+                received += String(decoding: chunk, as: UTF8.self)
+                if received.hasSuffix("\n\n") { break }
+            }
+            #expect(received == "data: one\n\n")
+            stream.cancel()
+        }
     #endif
 
     @Test("live streams open to a host take none of the connections its loads may use")
