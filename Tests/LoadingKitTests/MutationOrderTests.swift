@@ -19,7 +19,7 @@ struct MutationOrderTests {
     private var webservice: Webservice {
         Webservice(
             transport: mock,
-            configuration: .init(monitor: recorder, mutationWait: .unbounded)
+            configuration: .init(monitor: recorder, mutationWait: nil)
         )
     }
 

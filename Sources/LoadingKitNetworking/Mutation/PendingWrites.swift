@@ -122,12 +122,12 @@ final class PendingWrites: Sendable {
     /// - Parameters:
     ///   - identity: The value a load is about to ask for.
     ///   - limit: The longest wait: a mutation the server does not answer holds no load
-    ///     longer. Zero or less waits for nothing.
+    ///     longer; `nil` for as long as it takes. Zero or less waits for nothing.
     ///   - clock: The clock the wait is timed on.
     ///   - waiting: Told, before the wait, that there is one.
     func waitForMutations(
         changing identity: ResourceIdentity,
-        atMost limit: Duration,
+        atMost limit: Duration?,
         on clock: any Clock<Duration>,
         waiting: () -> Void
     ) async {
@@ -136,6 +136,12 @@ final class PendingWrites: Sendable {
         }
         guard !changing.isEmpty else { return }
         waiting()
+        guard let limit else {
+            for turn in changing {
+                await turn.ended()
+            }
+            return
+        }
         guard limit > .zero else { return }
         let over = OneShot<Void>()
         let left = Atomic<Int>(changing.count)

@@ -53,8 +53,6 @@ public final class Outbox: Sendable {
     /// How many origins found no server at their last request: a response reads it
     /// before the lock.
     private let unreachableCount = Atomic<Int>(0)
-    /// Whether the request under way is one of a try's own writes.
-    @TaskLocal private static var isSentByTry = false
 
     /// Creates an outbox in `directory`, which it creates when needed; it reads what
     /// the directory holds when a webservice starts with it.
@@ -317,20 +315,19 @@ public final class Outbox: Sendable {
         }
     }
 
-    /// Notes that the server at `url`'s origin answered with `status`: the writes
-    /// waiting for it are sent again when it was unreachable, or when it answered a
-    /// success while some wait. The answers to a try's own writes wake nothing: the try
-    /// sends the others of that origin already.
-    func noteAnswer(from url: URL?, status: Int) {
+    /// Notes that the server answered `request` with `status`: the writes waiting for
+    /// its origin are sent again when it was unreachable, or when it answered a success
+    /// while some wait and no try is under way. During a try, an answer to another
+    /// request only tells the try its server is there; the answers to the try's own
+    /// writes — known by their `Idempotency-Key` — wake nothing.
+    func noteAnswer(to request: URLRequest, status: Int) {
         guard
             waitingCount.load(ordering: .acquiring) > 0
                 || unreachableCount.load(ordering: .acquiring) > 0,
-            let url
+            let url = request.url
         else { return }
         let origin = url.origin
-        // A renewal a write of the try started carries the try's marker: its requests
-        // are not the try's writes.
-        let isTrysOwn = Self.isSentByTry && !Authenticator.isRefreshing
+        let key = request.value(forHTTPHeaderField: "Idempotency-Key")
         let webservice = state.withLock { state -> Webservice? in
             let wasUnreachable = state.unreachableOrigins.remove(origin) != nil
             unreachableCount.store(state.unreachableOrigins.count, ordering: .releasing)
@@ -338,9 +335,24 @@ public final class Outbox: Sendable {
                 // The server is back: the next try of the outbox's own comes soon.
                 state.retryFailures = 0
             }
-            guard !isTrysOwn else { return nil }
-            if state.isReplaying {
+            guard !state.isReplaying else {
+                let isTrysOwn =
+                    key != nil
+                    && state.entries.values.contains {
+                        $0.write != nil && $0.isInFlight && $0.record.idempotencyKey == key
+                    }
+                guard !isTrysOwn else { return nil }
                 state.answeredDuringPass.insert(origin)
+                // Writes this try held back from a server it found away go in one more
+                // pass, once per replay.
+                let heldBack = state.entries.values.contains {
+                    $0.write != nil && !$0.isInFlight && $0.record.url.origin == origin
+                }
+                if wasUnreachable, heldBack, !state.hasPassedAgainForAnswer {
+                    state.hasPassedAgainForAnswer = true
+                    state.isReplayAskedAgain = true
+                }
+                return nil
             }
             guard wasUnreachable || (200..<300).contains(status),
                 state.entries.values.contains(where: {
@@ -496,7 +508,7 @@ public final class Outbox: Sendable {
         ) {
             tried.insert(sequence)
             let record = write.record
-            let outcome = await Self.$isSentByTry.withValue(true) { await write.send(webservice) }
+            let outcome = await write.send(webservice)
             if !outcome.isFinal {
                 // Parked by its sending, with what it learnt, unless it was not sent.
                 state.withLock { state in

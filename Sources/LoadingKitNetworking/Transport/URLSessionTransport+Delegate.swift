@@ -64,10 +64,17 @@ extension URLSessionTransport {
                 completionHandler(nil)
                 return
             }
+            // A task of neither table is the OPTIONS that opens a stream's connection:
+            // it needs no other server.
+            guard
+                let credentialFields = exchange(for: task)?.credentialFields
+                    ?? stream(for: task)?.credentialFields
+            else {
+                completionHandler(nil)
+                return
+            }
             var policy = redirects
-            let credentialFields =
-                exchange(for: task)?.credentialFields ?? stream(for: task)?.credentialFields
-            policy.credentialHeaders.formUnion(credentialFields ?? [])
+            policy.credentialHeaders.formUnion(credentialFields)
             completionHandler(policy.request(following: request, from: origin))
         }
 

@@ -24,9 +24,10 @@ extension URLSessionTransport: StreamingTransport {
     /// 64 MiB: past it the transfer stops, and the body ends with
     /// ``WebserviceError/responseTooLarge(_:)`` after the chunks kept.
     ///
-    /// On Linux the stream's connection is opened first by an `OPTIONS` request to its
-    /// URL, with its header fields, whose answer — whatever it is — ends before the
-    /// stream is sent on the same connection: FoundationNetworking keeps a dispatch
+    /// On Linux the stream's connection is opened first by a bare `OPTIONS` request to
+    /// its URL — no header field of the stream's, no cookie, no redirect followed —
+    /// whose answer, whatever it is, ends before the stream is sent on the same
+    /// connection (``Configuration/opensStreamsWithOptions`` turns it off): FoundationNetworking keeps a dispatch
     /// write source armed for the whole of the first transfer on a new connection, and a
     /// stream that waits for events on it spins a core (measured here: 97 % of a core
     /// for an idle event stream, none once the connection was opened this way). A server
@@ -47,7 +48,9 @@ extension URLSessionTransport: StreamingTransport {
         )
         let request = prepared(request)
         #if canImport(FoundationNetworking)
-            await Self.openConnection(for: request, in: session)
+            if configuration.opensStreamsWithOptions, let url = request.url {
+                await Self.openConnection(to: url, in: session)
+            }
             guard !Task.isCancelled else {
                 session.invalidateAndCancel()
                 throw CancellationError()
@@ -72,19 +75,20 @@ extension URLSessionTransport: StreamingTransport {
     /// How long a stream waits for the `OPTIONS` that opens its connection, in seconds.
     private static let openingWait = 1.0
 
-    /// Sends an `OPTIONS` request to `request`'s URL in `session` and returns once it
-    /// ended — answered or not — or once ``openingWait`` passed, cancelling it, or the
-    /// calling task is cancelled: the request sent next reuses its connection when it
-    /// ended. A server that answers `OPTIONS` as it answers the stream, never ending
-    /// it, or slowly, gets the stream a second later, on a connection of its own.
+    /// Sends a bare `OPTIONS` request to `url` in `session` and returns once it ended —
+    /// answered or not — or once ``openingWait`` passed, cancelling it, or the calling
+    /// task is cancelled: the request sent next reuses its connection when it ended. A
+    /// server that answers `OPTIONS` as it answers the stream, never ending it, or
+    /// slowly, gets the stream a second later, on a connection of its own. The session's
+    /// delegate follows no redirect of it.
     ///
     /// - Parameters:
-    ///   - request: The stream's request.
+    ///   - url: The stream's URL.
     ///   - session: The stream's session.
-    private static func openConnection(for request: URLRequest, in session: URLSession) async {
-        var options = request
+    private static func openConnection(to url: URL, in session: URLSession) async {
+        var options = URLRequest(url: url)
         options.httpMethod = "OPTIONS"
-        options.httpBody = nil
+        options.httpShouldHandleCookies = false
         let ended = OneShot<Void>()
         let task = session.dataTask(with: options) { _, _, _ in ended.fire(()) }
         // Cancelling a task that ended does nothing.

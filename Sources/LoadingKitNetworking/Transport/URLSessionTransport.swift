@@ -69,6 +69,12 @@ public final class URLSessionTransport: Transport {
         /// The clock request deadlines are kept on. Default: `ContinuousClock()`;
         /// tests give a `ManualClock`.
         public var clock: any Clock<Duration>
+        /// Whether, on Linux, each stream's connection is opened by a bare `OPTIONS`
+        /// request to its URL before the stream is sent on it, so that an idle stream
+        /// does not spin a core (see ``URLSessionTransport/stream(_:)``). Default:
+        /// `true`; a server that must see nothing but the stream's request can do
+        /// without it, at that cost.
+        public var opensStreamsWithOptions: Bool
 
         /// Creates a configuration.
         ///
@@ -80,13 +86,16 @@ public final class URLSessionTransport: Transport {
         ///   - additionalHeaders: Header fields sent with every request.
         ///   - redirects: What redirects are followed, and with which header fields.
         ///   - clock: The clock request deadlines are kept on.
+        ///   - opensStreamsWithOptions: Whether, on Linux, a stream's connection is
+        ///     opened by an `OPTIONS` request first.
         public init(
             maximumResponseSize: Int = 64 << 20,
             timeout: TimeInterval = .infinity,
             maximumConnectionsPerHost: Int = 6,
             additionalHeaders: [String: String] = [:],
             redirects: RedirectPolicy = RedirectPolicy(),
-            clock: any Clock<Duration> = ContinuousClock()
+            clock: any Clock<Duration> = ContinuousClock(),
+            opensStreamsWithOptions: Bool = true
         ) {
             self.maximumResponseSize = maximumResponseSize
             self.timeout = timeout
@@ -94,6 +103,7 @@ public final class URLSessionTransport: Transport {
             self.additionalHeaders = additionalHeaders
             self.redirects = redirects
             self.clock = clock
+            self.opensStreamsWithOptions = opensStreamsWithOptions
         }
     }
 

@@ -27,6 +27,7 @@ extension Webservice {
                 attempt.timesOvertaken += 1
                 report(.overtakenByMutation, about: resource)
                 // Asked again once the mutations under way now have ended.
+                // Only a stored answer is overtaken: the wait is the configuration's.
                 await writes.waitForMutations(
                     changing: attempt.identity,
                     atMost: configuration.mutationWait,
@@ -239,7 +240,7 @@ extension Webservice {
             }
             return reportFailure(failure, of: resource, since: started)
         }
-        configuration.outbox?.noteAnswer(from: request.url, status: response.statusCode)
+        configuration.outbox?.noteAnswer(to: request, status: response.statusCode)
         if let started {
             let duration = started.duration(to: configuration.clock.continuousNow)
             report(

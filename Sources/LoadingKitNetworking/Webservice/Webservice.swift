@@ -97,9 +97,11 @@ public final class Webservice: Sendable {
         /// How long a load of a value a mutation under way changes waits for the
         /// mutation to end — its answer would not say whether the server had the change
         /// yet. Past it, the load goes: the change shows laid on what it brings, and the
-        /// mutation's answer is applied when it comes. Default: 2 s; zero or less waits
-        /// for nothing.
-        public var mutationWait: Duration
+        /// mutation's answer is applied when it comes. A load whose answer is not
+        /// stored — one that ignores the cache, or not a `GET` — waits as long as it
+        /// takes, since no change would be laid on it. Default: 2 s; `nil` waits as long
+        /// as it takes; zero or less waits for nothing.
+        public var mutationWait: Duration?
 
         /// Creates a configuration.
         ///
@@ -120,7 +122,7 @@ public final class Webservice: Sendable {
         ///   - authenticator: The account signed in, whose credential every request
         ///     carries.
         ///   - mutationWait: How long a load waits for a mutation under way that changes
-        ///     what it loads.
+        ///     what it loads; `nil` for as long as it takes.
         public init(
             coalescedMethods: Set<HTTPMethod> = [.get, .head],
             retry: RetryPolicy = .none,
@@ -133,7 +135,7 @@ public final class Webservice: Sendable {
             monitor: (any LoadingMonitor)? = nil,
             outbox: Outbox? = nil,
             authenticator: Authenticator? = nil,
-            mutationWait: Duration = .seconds(2)
+            mutationWait: Duration? = .seconds(2)
         ) {
             self.coalescedMethods = coalescedMethods
             self.retry = retry
@@ -276,7 +278,8 @@ public final class Webservice: Sendable {
             identity = waiting
             await writes.waitForMutations(
                 changing: waiting,
-                atMost: configuration.mutationWait,
+                atMost: resource.method == .get && !resource.ignoresCache
+                    ? configuration.mutationWait : nil,
                 on: configuration.clock
             ) {
                 self.report(.waitingForMutation, about: resource)

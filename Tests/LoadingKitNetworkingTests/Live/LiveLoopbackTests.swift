@@ -43,12 +43,15 @@ struct LiveLoopbackTests {
             server.route("/events") { _ in .eventStream(body) }
             var request = URLRequest(url: server.url("/events"))
             request.setValue("text/event-stream", forHTTPHeaderField: "Accept")
+            request.setValue("Bearer s3cret", forHTTPHeaderField: "Authorization")
             let (stream, response) = try await transport.stream(request)
             #expect(response.statusCode == 200)
             let requests = server.requests
             #expect(requests.map(\.method) == ["OPTIONS", "GET"])
             #expect(requests.map(\.numberOnConnection) == [1, 2])
-            #expect(requests.allSatisfy { $0.header("Accept") == "text/event-stream" })
+            // Bare: none of the stream's header fields.
+            #expect(requests.map { $0.header("Authorization") } == [nil, "Bearer s3cret"])
+            #expect(requests.first?.header("Accept") != "text/event-stream")
             stream.cancel()
         }
 
@@ -76,6 +79,26 @@ struct LiveLoopbackTests {
             }
             #expect(received == "data: one\n\n")
             stream.cancel()
+        }
+
+        @Test("the OPTIONS follows no redirect, and a transport can do without it")
+        func optionsRedirectedOrOff() async throws {
+            let other = try LoopbackServer()
+            other.route("/elsewhere", method: .options) { _ in .status(204) }
+            server.route("/events", method: .options) { _ in
+                .status(307).header("Location", other.url("/elsewhere").absoluteString)
+            }
+            server.route("/events") { _ in .eventStream(StreamedBody()) }
+            var request = URLRequest(url: server.url("/events"))
+            request.setValue("Bearer s3cret", forHTTPHeaderField: "Authorization")
+            let (first, _) = try await transport.stream(request)
+            first.cancel()
+            #expect(other.requests.isEmpty)
+
+            let plain = URLSessionTransport(configuration: .init(opensStreamsWithOptions: false))
+            let (second, _) = try await plain.stream(request)
+            second.cancel()
+            #expect(server.requests.map(\.method) == ["OPTIONS", "GET", "GET"])
         }
     #endif
 
@@ -212,7 +235,9 @@ struct LiveLoopbackTests {
         )
         var reader = UpdateReader(webservice.follow(live("/events")))
         _ = await reader.state { $0 == .connected }
-        #expect(server.requests.first?.header("Authorization") == "Bearer secret")
+        #expect(
+            server.requests.first { $0.method == "GET" }?.header("Authorization") == "Bearer secret"
+        )
         #expect(other.requests.first?.header("Authorization") == nil)
         #expect(other.requests.first?.header("Accept") == "text/event-stream")
     }

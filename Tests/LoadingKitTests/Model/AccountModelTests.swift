@@ -56,7 +56,7 @@ private struct AccountRun {
         }
         webservice = Webservice(
             transport: transport,
-            configuration: .init(authenticator: authenticator, mutationWait: .unbounded)
+            configuration: .init(authenticator: authenticator, mutationWait: nil)
         )
         screens = [AccountScreen(webservice: webservice), AccountScreen(webservice: webservice)]
     }

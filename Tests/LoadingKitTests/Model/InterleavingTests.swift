@@ -54,7 +54,7 @@ struct ModelRun {
         feed = ModelFeed(
             webservice: Webservice(
                 transport: transport,
-                configuration: .init(monitor: recorder, mutationWait: .unbounded)
+                configuration: .init(monitor: recorder, mutationWait: nil)
             ),
             log: log
         )

@@ -61,7 +61,7 @@ private struct WriteRun {
         outbox = Outbox(directory: Self.directory(seed: seed), retry: .whenNudged, log: { _ in })
         webservice = Webservice(
             transport: transport,
-            configuration: .init(monitor: recorder, outbox: outbox, mutationWait: .unbounded)
+            configuration: .init(monitor: recorder, outbox: outbox, mutationWait: nil)
         )
         screens = [DetailScreen(webservice: webservice), DetailScreen(webservice: webservice)]
     }
