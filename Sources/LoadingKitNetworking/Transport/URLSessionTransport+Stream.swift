@@ -91,10 +91,10 @@ extension URLSessionTransport: StreamingTransport {
         options.httpShouldHandleCookies = false
         let ended = OneShot<Void>()
         let task = session.dataTask(with: options) { _, _, _ in ended.fire(()) }
-        // Cancelling a task that ended does nothing.
-        Exchange.cancellation.asyncAfter(deadline: .now() + openingWait) {
+        // Weak: a task that ended, and its session, are not held for the wait.
+        Exchange.cancellation.asyncAfter(deadline: .now() + openingWait) { [weak task] in
             ended.fire(())
-            task.cancel()
+            task?.cancel()
         }
         await withTaskCancellationHandler {
             task.resume()
