@@ -26,6 +26,17 @@ struct OutboxNudgeTests {
         return Webservice(transport: mock, configuration: configuration)
     }
 
+    /// Keeps renames of posts 1 and 2 while their server is away: the first is tried
+    /// and fails, the second waits behind it untried.
+    private func keepTwoWritesWhileAway(on webservice: Webservice) async {
+        mock.fail("/posts/1", method: .patch, with: away)
+        for id in [1, 2] {
+            await #expect(throws: WebserviceError.self) {
+                try await webservice.send(try Post.rename(id: id, to: "Kept").keptUntilSent())
+            }
+        }
+    }
+
     private func patches(_ id: Int) -> Int {
         mock.requestCount(for: "/posts/\(id)", method: .patch)
     }
@@ -52,12 +63,7 @@ struct OutboxNudgeTests {
     )
     func ownSuccessIsNoNudge() async throws {
         let webservice = webservice()
-        mock.fail("/posts/1", method: .patch, with: away)
-        for id in [1, 2] {
-            await #expect(throws: WebserviceError.self) {
-                try await webservice.send(try Post.rename(id: id, to: "Kept").keptUntilSent())
-            }
-        }
+        await keepTwoWritesWhileAway(on: webservice)
         #expect(patches(2) == 0)  // its server was away
         mock.respond(to: "/posts/1", method: .patch, with: .text("busy", status: 503))
         mock.respond(to: "/posts/2", method: .patch, with: .json(Post(id: 2, title: "Kept")))
@@ -75,12 +81,7 @@ struct OutboxNudgeTests {
     func ownAnswerInATimedTry() async throws {
         let clock = ManualClock()
         let webservice = webservice(retry: OutboxRetry(jitter: 0), clock: clock)
-        mock.fail("/posts/1", method: .patch, with: away)
-        for id in [1, 2] {
-            await #expect(throws: WebserviceError.self) {
-                try await webservice.send(try Post.rename(id: id, to: "Kept").keptUntilSent())
-            }
-        }
+        await keepTwoWritesWhileAway(on: webservice)
         mock.respond(to: "/posts/1", method: .patch, with: .json(Post(id: 1, title: "Kept")))
         mock.respond(to: "/posts/2", method: .patch, with: .text("busy", status: 503))
 
@@ -99,12 +100,7 @@ struct OutboxNudgeTests {
     )
     func errorThenDropIsNoLoop() async throws {
         let webservice = webservice()
-        mock.fail("/posts/1", method: .patch, with: away)
-        for id in [1, 2] {
-            await #expect(throws: WebserviceError.self) {
-                try await webservice.send(try Post.rename(id: id, to: "Kept").keptUntilSent())
-            }
-        }
+        await keepTwoWritesWhileAway(on: webservice)
         mock.respond(to: "/posts/1", method: .patch, with: .text("busy", status: 503))
         mock.fail("/posts/2", method: .patch, with: URLError(.networkConnectionLost))
 

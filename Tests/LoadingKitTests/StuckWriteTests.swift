@@ -18,6 +18,21 @@ struct StuckWriteTests {
         if case .sent = outcome { true } else { false }
     }
 
+    /// Scripts post 1, a rename held until the gate returned opens, and the reload's
+    /// answer `reloaded`.
+    private func scriptHeldRename(reloadedAs reloaded: Post) -> MockTransport.Gate {
+        let gate = MockTransport.Gate()
+        mock.respond(to: "/posts/1", with: .json(Post(1)))
+        mock.respond(
+            to: "/posts/1",
+            method: .patch,
+            with: .json(Post(id: 1, title: "Renamed")),
+            after: gate
+        )
+        mock.respond(to: "/posts/1", with: .json(reloaded))
+        return gate
+    }
+
     private func renaming(to title: String) throws -> Mutation<Post> {
         try Post.rename(id: 1, to: title)
             .optimistically(updating: Post.resource(id: 1)) { $0 = Post(id: 1, title: title) }
@@ -31,15 +46,8 @@ struct StuckWriteTests {
             transport: mock,
             configuration: .init(clock: clock, monitor: recorder, mutationWait: .seconds(2))
         )
-        let gate = MockTransport.Gate()
-        mock.respond(to: "/posts/1", with: .json(Post(1)))
-        mock.respond(
-            to: "/posts/1",
-            method: .patch,
-            with: .json(Post(id: 1, title: "Renamed")),
-            after: gate
-        )
-        mock.respond(to: "/posts/1", with: .json(Post(1)))  // the server has not applied it yet
+        // The server has not applied it yet when the reload asks.
+        let gate = scriptHeldRename(reloadedAs: Post(1))
         let screen = DetailScreen(webservice: webservice)
         await screen.load(resource: Post.resource(id: 1))
         let saving = screen.startSending(try renaming(to: "Renamed"))
@@ -73,15 +81,7 @@ struct StuckWriteTests {
             transport: mock,
             configuration: .init(clock: clock, mutationWait: .seconds(2))
         )
-        let gate = MockTransport.Gate()
-        mock.respond(to: "/posts/1", with: .json(Post(1)))
-        mock.respond(
-            to: "/posts/1",
-            method: .patch,
-            with: .json(Post(id: 1, title: "Renamed")),
-            after: gate
-        )
-        mock.respond(to: "/posts/1", with: .json(Post(id: 1, title: "Renamed")))
+        let gate = scriptHeldRename(reloadedAs: Post(id: 1, title: "Renamed"))
         let screen = DetailScreen(webservice: webservice)
         await screen.load(resource: Post.resource(id: 1))
         let saving = screen.startSending(try renaming(to: "Renamed"))
