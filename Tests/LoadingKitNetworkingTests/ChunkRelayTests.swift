@@ -277,12 +277,7 @@ struct ChunkRelayTests {
         while !relay.isDrainWaiting, !Task.isCancelled { await Task.yield() }
         let transport = Thread { relay.receive(chunk("a")) }
         transport.start()
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                entered.wait()
-                continuation.resume()
-            }
-        }
+        try #require(await entered.signalled())
         // The body ends — a cancellation, say — while the consumer runs.
         relay.finish(throwing: CancellationError())
         #expect(relay.isDrainWaiting)

@@ -31,12 +31,7 @@ struct PersistenceBurstTests {
 
         /// Waits, off the caller's executor, until the first write is held.
         func firstWriteArrived() async {
-            await withCheckedContinuation { continuation in
-                DispatchQueue.global().async {
-                    self.arrived.wait()
-                    continuation.resume()
-                }
-            }
+            _ = await arrived.signalled()
         }
 
         func release() { held.signal() }

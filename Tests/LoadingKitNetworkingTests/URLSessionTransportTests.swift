@@ -175,9 +175,7 @@ struct URLSessionTransportTests {
 
     /// How many tasks of `session` are running.
     static func runningTasks(of session: URLSession) async -> Int {
-        await withCheckedContinuation { continuation in
-            session.getAllTasks { continuation.resume(returning: $0.count) }
-        }
+        await callback { reply in session.getAllTasks { reply($0.count) } } ?? 0
     }
 
     @Test("a body without Content-Length within the limit arrives whole")
@@ -240,14 +238,14 @@ struct URLSessionTransportTests {
         @Test("the session's callbacks run at once, inside the call that delivers them")
         func callbacksRunWithoutHandOff() async {
             let delivering = Locked(false)
-            let ranInside = await withCheckedContinuation { continuation in
+            let ranInside = await callback { reply in
                 delivering.withLock { $0 = true }
                 Self.transport.streamingSession.delegateQueue.addOperation {
-                    continuation.resume(returning: delivering.withLock { $0 })
+                    reply(delivering.withLock { $0 })
                 }
                 delivering.withLock { $0 = false }
             }
-            #expect(ranInside)
+            #expect(ranInside == true)
         }
     #endif
 
@@ -256,14 +254,12 @@ struct URLSessionTransportTests {
         server.route("/episodes/1") { _ in .json(Episode(id: 1, title: "Pilot")) }
         let session = Self.transport.session
         let url = server.url("/episodes/1")
-        let second = await withCheckedContinuation { continuation in
+        let second = await callback { reply in
             session.dataTask(with: url) { _, _, _ in
-                session.dataTask(with: url) { data, _, _ in
-                    continuation.resume(returning: data)
-                }.resume()
+                session.dataTask(with: url) { data, _, _ in reply(data) }.resume()
             }.resume()
         }
-        let episode = try JSONDecoder().decode(Episode.self, from: try #require(second))
+        let episode = try JSONDecoder().decode(Episode.self, from: try #require(second ?? nil))
         #expect(episode.title == "Pilot")
         #expect(session !== Self.transport.streamingSession)
     }
@@ -287,10 +283,10 @@ struct URLSessionTransportTests {
     func completionForm() async throws {
         server.route("/episodes/1") { _ in .json(Episode(id: 1, title: "Pilot")) }
         let resource = Resource<Episode>(url: server.url("/episodes/1"))
-        let result = await withCheckedContinuation { continuation in
-            webservice.load(resource, queue: .global()) { continuation.resume(returning: $0) }
+        let result = await callback { reply in
+            webservice.load(resource, queue: .global(), completion: reply)
         }
-        #expect(try result.get().title == "Pilot")
+        #expect(try result?.get().title == "Pilot")
     }
 
     @Test("hundreds of randomly cancelled requests all finish, each ok or cancelled")

@@ -163,13 +163,12 @@ struct WebserviceTests {
         let queue = DispatchQueue(label: "completion")
         let key = DispatchSpecificKey<Bool>()
         queue.setSpecific(key: key, value: true)
-        let (result, onQueue) = await withCheckedContinuation { continuation in
+        let delivered = await callback { reply in
             webservice.load(episode, queue: queue) { result in
-                continuation.resume(
-                    returning: (result, DispatchQueue.getSpecific(key: key) == true)
-                )
+                reply((result, DispatchQueue.getSpecific(key: key) == true))
             }
         }
+        let (result, onQueue) = try #require(delivered)
         #expect(try result.get() == Episode(id: 1, title: "Pilot"))
         #expect(onQueue)
     }
@@ -180,17 +179,17 @@ struct WebserviceTests {
         mock.respond(to: "/episodes/1", with: .json(Episode(id: 1, title: "late")), after: gate)
         let queue = DispatchQueue(label: "completion")
         await confirmation(expectedCount: 1) { called in
-            let result = await withCheckedContinuation { continuation in
+            let result = await callback { reply in
                 let task = webservice.load(episode, queue: queue) { result in
                     called()
-                    continuation.resume(returning: result)
+                    reply(result)
                 }
                 Task {
                     await gate.waitForArrivals(1)
                     task.cancel()
                 }
             }
-            #expect(throws: WebserviceError.cancelled) { try result.get() }
+            #expect(throws: WebserviceError.cancelled) { try result?.get() }
         }
         gate.open()
     }

@@ -228,12 +228,7 @@ struct AuthenticationTests {
         let release = DispatchSemaphore(value: 0)
         let authenticator = Authenticator(credential: alice) { expired in
             entered.increment()
-            await withCheckedContinuation { continuation in
-                DispatchQueue.global().async {
-                    release.wait()
-                    continuation.resume()
-                }
-            }
+            _ = await release.signalled()
             return Credential(account: expired.account, bearer: "alice-t2")
         }
         let sent = await authenticator.stampForSending()

@@ -1,5 +1,6 @@
 import Foundation
 import LoadingKit
+import LoadingKitNetworking
 import LoadingKitTesting
 import Testing
 
@@ -19,22 +20,18 @@ struct PullToRefreshTests {
     /// A refresh the test finishes.
     @MainActor
     final class HeldRefresh {
-        var started = 0
-        private var continuation: CheckedContinuation<Void, Never>?
-        private var startWaiter: CheckedContinuation<Void, Never>?
+        private let starts = CounterSignal()
+        private let finished = OneShot<Void>()
+        var started: Int { starts.value }
         func run() async {
-            started += 1
-            startWaiter?.resume()
-            startWaiter = nil
-            await withCheckedContinuation { continuation = $0 }
+            starts.increment()
+            await finished.wait()
         }
         func waitUntilStarted() async {
-            guard started == 0 else { return }
-            await withCheckedContinuation { startWaiter = $0 }
+            await starts.wait(for: 1)
         }
         func finish() {
-            continuation?.resume()
-            continuation = nil
+            finished.fire(())
         }
     }
 

@@ -199,9 +199,7 @@ struct RefreshableTests {
     func completionForm() async throws {
         let feed = await loadedFeed()
         mock.respond(to: "/posts?since=10", with: .json(Post.list([11, 10])))
-        let state = await withCheckedContinuation { continuation in
-            feed.startRefreshing { continuation.resume(returning: $0) }
-        }
-        #expect(state.content?.first?.id == 11)
+        let state = await callback { reply in feed.startRefreshing { reply($0) } }
+        #expect(state?.content?.first?.id == 11)
     }
 }

@@ -35,13 +35,19 @@ package final class OneShot<Value: Sendable>: Sendable {
     /// nothing.
     ///
     /// - Parameter value: What the wait returns.
-    package func fire(_ value: Value) {
-        let continuation = state.withLock { state in
-            guard state.value == nil else { return CheckedContinuation<Value, Never>?.none }
+    /// - Returns: Whether this call gave the value: `false` for every call after the
+    ///   first.
+    @discardableResult
+    package func fire(_ value: Value) -> Bool {
+        let (fired, continuation) = state.withLock { state in
+            guard state.value == nil else {
+                return (false, CheckedContinuation<Value, Never>?.none)
+            }
             state.value = value
             defer { state.continuation = nil }
-            return state.continuation
+            return (true, state.continuation)
         }
         continuation?.resume(returning: value)
+        return fired
     }
 }

@@ -11,17 +11,19 @@ import LoadingKitNetworking
 /// }
 /// ```
 ///
-/// - Parameter body: Starts the work, and hands its completion the function to call.
+/// - Parameters:
+///   - isolation: Where `body` runs: the caller's actor, by default.
+///   - body: Starts the work, and hands its completion the function to call.
 /// - Returns: The value passed first, or `nil` when the task was cancelled first.
-@MainActor
 public func callback<Value: Sendable>(
+    isolation: isolated (any Actor)? = #isolation,
     _ body: (_ reply: @escaping @Sendable (Value) -> Void) -> Void
 ) async -> Value? {
     guard !Task.isCancelled else { return nil }
     let reply = OneShot<Value?>()
+    body { reply.fire($0) }
     return await withTaskCancellationHandler {
-        body { reply.fire($0) }
-        return await reply.wait()
+        await reply.wait()
     } onCancel: {
         reply.fire(nil)
     }
