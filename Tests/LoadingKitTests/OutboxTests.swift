@@ -227,15 +227,28 @@ struct OutboxTests {
 
     /// A webservice with an outbox whose authenticator signs `account` in with
     /// `token`, renews to `renewed` by loading post 2 through the webservice itself,
-    /// and takes `expired` statuses for an expired credential.
+    /// and takes `expired` statuses for an expired credential — only the first one
+    /// when `once`, after `whenExpired` has run.
     private func authenticated(
         token: String = "a1",
         renewed: String = "a2",
-        expired: Set<Int> = [401]
+        expired: Set<Int> = [401],
+        once: Bool = false,
+        whenExpired: @escaping @Sendable () -> Void = {}
     ) -> Webservice {
         let box = Locked<Webservice?>(nil)
         let post2 = server.resource(ofPost: 2)
-        let isExpired: @Sendable (HTTPURLResponse) -> Bool = { expired.contains($0.statusCode) }
+        let found = Locked(0)
+        let isExpired: @Sendable (HTTPURLResponse) -> Bool = { response in
+            guard expired.contains(response.statusCode) else { return false }
+            let count = found.withLock { found in
+                found += 1
+                return found
+            }
+            guard !once || count == 1 else { return false }
+            whenExpired()
+            return true
+        }
         let authenticator = Authenticator(
             credential: Credential(account: "alice", bearer: token),
             isExpired: isExpired
@@ -257,7 +270,9 @@ struct OutboxTests {
 
     @Test("a write that waited is sent with the credential when a renewal's own request wakes it")
     func replayWokenByRenewal() async throws {
-        let webservice = authenticated(expired: [404])
+        // Only the first 404 says the credential expired: the load sent again with the
+        // renewed one does not refuse it, whether the write goes before or after.
+        let webservice = authenticated(expired: [404], once: true)
         let screen = await screen(on: webservice)
         server.stop()
         await sendQueued(try server.rename(1, to: "Kept").keptUntilSent(), from: screen)
@@ -265,6 +280,32 @@ struct OutboxTests {
 
         // Post 9 does not exist: its 404 counts as expired here, and the renewal's own
         // request, a 200 from the write's server, sends the write again.
+        _ = try? await webservice.load(server.resource(ofPost: 9))
+        await waitFor(1, Self.confirmed)
+
+        #expect(
+            server.state.withLock { $0.authorizations } == ["Bearer a2"],
+            "\(recorder.lines.joined(separator: "\n"))"
+        )
+    }
+
+    @Test(
+        "an answer that says the credential expired wakes no write, which would go with that credential before its renewal began"
+    )
+    func expiryWakesNoWrite() async throws {
+        let patched = DispatchSemaphore(value: 0)
+        server.state.withLock { $0.onPatch = { patched.signal() } }
+        // The race that sent the write with the expired credential, forced: the expiry
+        // found is held until a write it woke arrives — 2 s at most, when none was
+        // woken — so that the write goes before the renewal begins.
+        let webservice = authenticated(expired: [404], once: true) {
+            _ = patched.wait(timeout: .now() + 2)
+        }
+        let screen = await screen(on: webservice)
+        server.stop()
+        await sendQueued(try server.rename(1, to: "Kept").keptUntilSent(), from: screen)
+        try server.start()
+
         _ = try? await webservice.load(server.resource(ofPost: 9))
         await waitFor(1, Self.confirmed)
 

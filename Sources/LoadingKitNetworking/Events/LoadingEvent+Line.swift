@@ -64,7 +64,7 @@ extension LoadingEvent: CustomStringConvertible {
         case .writeKept(let sequence):
             "✎ \(target) kept in the outbox as write \(sequence)"
         case .writeQueued(let sequence):
-            "⏸ \(target) write \(sequence) waits in the outbox for its server"
+            "⏸ \(target) write \(sequence) waits in the outbox to be sent again"
         case .writeConfirmed(let sequence):
             "✓ \(target) write \(sequence) confirmed: it left the outbox"
         case .writeRejected(let sequence, let status):

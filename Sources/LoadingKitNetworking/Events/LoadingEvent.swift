@@ -81,8 +81,9 @@ public struct LoadingEvent: Sendable {
         /// A mutation kept until sent was written to the outbox as write `sequence`,
         /// before it is sent.
         case writeKept(sequence: UInt64)
-        /// The kept write `sequence` could not reach its server, or the server answered
-        /// with a server error, or a write before it waits: it waits in the outbox.
+        /// The kept write `sequence` could not reach its server, the server answered
+        /// with a server error, no credential could be had for it (signed out, or the
+        /// renewed one refused), or a write before it waits: it waits in the outbox.
         case writeQueued(sequence: UInt64)
         /// The server answered the kept write `sequence`: it left the outbox.
         case writeConfirmed(sequence: UInt64)

@@ -127,16 +127,15 @@ extension Webservice {
         }
         let data: Data
         let response: HTTPURLResponse
+        let expired: Bool
         switch await send(request, of: resource, carrying: stamp, since: started) {
         case .success(let exchange):
-            (data, response) = exchange
+            (data, response, expired) = exchange
         case .failure(let failure):
             return .failure(failure)
         }
-        if let stamp,
-            let renewal = await renewal(of: stamp, for: attempt, after: response, to: request)
-        {
-            switch renewal {
+        if let stamp, expired, let authenticator = configuration.authenticator {
+            switch await renewal(of: stamp, for: attempt, from: authenticator) {
             case .success(let renewed):
                 return await once(attempt.sent(with: renewed))
             case .failure(let failure):
@@ -212,13 +211,15 @@ extension Webservice {
 
     /// Sends `request`, with `stamp`'s credential fields marked as such for the
     /// transport, telling the outbox whether the server could be reached and the
-    /// monitor what came back.
+    /// monitor what came back. The answer comes with whether it says the credential of
+    /// `stamp` expired: such an answer wakes no waiting write, which would be sent with
+    /// that credential before its renewal began.
     private func send<A>(
         _ request: URLRequest,
         of resource: Resource<A>,
         carrying stamp: Authenticator.Stamp?,
         since started: ContinuousClock.Instant?
-    ) async -> Result<(Data, HTTPURLResponse), WebserviceError> {
+    ) async -> Result<(Data, HTTPURLResponse, expired: Bool), WebserviceError> {
         let data: Data
         let response: HTTPURLResponse
         do {
@@ -240,7 +241,10 @@ extension Webservice {
             }
             return reportFailure(failure, of: resource, since: started)
         }
-        configuration.outbox?.noteAnswer(to: request, status: response.statusCode)
+        let expired = stamp != nil && saysExpired(response, to: request)
+        if !expired {
+            configuration.outbox?.noteAnswer(to: request, status: response.statusCode)
+        }
         if let started {
             let duration = started.duration(to: configuration.clock.continuousNow)
             report(
@@ -248,22 +252,24 @@ extension Webservice {
                 about: resource
             )
         }
-        return .success((data, response))
+        return .success((data, response, expired))
     }
 
-    /// The credential to send the attempt again with, when the server said the one of
-    /// `stamp` expired: renewed once for every request that found it so; `nil` when it
-    /// did not expire. A renewed credential that is refused itself is not sent again.
+    /// Whether `response` says the credential `request` carried expired: only its own
+    /// server can say so, not one it was redirected to.
+    private func saysExpired(_ response: HTTPURLResponse, to request: URLRequest) -> Bool {
+        guard let authenticator = configuration.authenticator else { return false }
+        return authenticator.isExpired(response) && Self.isSameOrigin(response.url, request.url)
+    }
+
+    /// The credential to send the attempt again with, the server having said the one
+    /// of `stamp` expired: renewed once for every request that found it so. A renewed
+    /// credential that is refused itself is not sent again.
     private func renewal<A>(
         of stamp: Authenticator.Stamp,
         for attempt: Attempt<A>,
-        after response: HTTPURLResponse,
-        to request: URLRequest
-    ) async -> Result<Authenticator.Stamp, AuthenticationFailure>? {
-        guard let authenticator = configuration.authenticator,
-            authenticator.isExpired(response),
-            Self.isSameOrigin(response.url, request.url)
-        else { return nil }
+        from authenticator: Authenticator
+    ) async -> Result<Authenticator.Stamp, AuthenticationFailure> {
         if attempt.credential == nil {
             return await authenticator.renewed(after: stamp)
         }
