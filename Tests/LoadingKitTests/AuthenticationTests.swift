@@ -228,7 +228,13 @@ struct AuthenticationTests {
         let release = DispatchSemaphore(value: 0)
         let authenticator = Authenticator(credential: alice) { expired in
             entered.increment()
-            _ = await release.signalled()
+            // A renewal that ignores its cancellation: it ends only when released.
+            await withCheckedContinuation { continuation in
+                DispatchQueue.global().async {
+                    release.wait()
+                    continuation.resume()
+                }
+            }
             return Credential(account: expired.account, bearer: "alice-t2")
         }
         let sent = await authenticator.stampForSending()

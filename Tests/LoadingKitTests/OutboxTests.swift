@@ -312,6 +312,46 @@ struct OutboxTests {
         #expect(server.state.withLock { $0.authorizations } == ["Bearer a2"])
     }
 
+    @Test(
+        "a renewal that ends well sends the writes that wait, also when no request goes to their server again"
+    )
+    func renewalSendsWaitingWrites() async throws {
+        let entered = CounterSignal()
+        let release = OneShot<Void>()
+        let isExpired: @Sendable (HTTPURLResponse) -> Bool = { $0.statusCode == 404 }
+        let authenticator = Authenticator(
+            credential: Credential(account: "alice", bearer: "a1"),
+            isExpired: isExpired
+        ) { expired in
+            entered.increment()
+            await release.wait()
+            return Credential(account: expired.account, bearer: "a2")
+        }
+        let webservice = Webservice(
+            transport: URLSessionTransport(),
+            configuration: .init(
+                monitor: recorder,
+                outbox: Outbox(directory: directory, retry: .whenNudged),
+                authenticator: authenticator
+            )
+        )
+        let screen = await screen(on: webservice)
+        server.stop()
+        await sendQueued(try server.rename(1, to: "Kept").keptUntilSent(), from: screen)
+        try server.start()
+
+        // The load whose 404 says the credential expired is cancelled while it waits for
+        // the renewal, which sends no request of its own: nothing answers after it.
+        let load = Task { try await webservice.load(server.resource(ofPost: 9)) }
+        await entered.wait(for: 1)
+        load.cancel()
+        _ = try? await load.valuePropagatingCancellation
+        release.fire(())
+        await waitFor(1, Self.confirmed)
+
+        #expect(server.state.withLock { $0.authorizations } == ["Bearer a2"])
+    }
+
     @Test("a renewal whose request loads a value a mutation under way changes does not wait for it")
     func renewalDuringMutation() async throws {
         let webservice = authenticated(expired: [409])

@@ -87,6 +87,11 @@ extension Webservice {
         case .refreshStarted:
             kind = .credentialRefreshStarted
         case .refreshEnded(let failure):
+            if failure == nil {
+                // The answer that said the credential expired woke no write: with the
+                // renewed one, they go — also when no request sent again answers first.
+                configuration.outbox?.sendWaiting()
+            }
             kind = .credentialRefreshEnded(failure: failure)
         case .refreshDiscarded:
             kind = .credentialRefreshDiscarded

@@ -13,7 +13,8 @@ extension DispatchSemaphore {
     /// ```
     ///
     /// - Returns: Whether the semaphore was signalled: `false` when the task was
-    ///   cancelled first. A cancelled wait takes no signal from a later waiter.
+    ///   cancelled first. A cancelled wait signals the semaphore once, for the thread
+    ///   that waited for it, so that every signal still reaches a waiter.
     package func signalled() async -> Bool {
         guard !Task.isCancelled else { return false }
         let outcome = OneShot<Bool>()
