@@ -27,14 +27,16 @@ struct OutboxTests {
 
     private func webservice(
         outbox: Outbox? = nil,
-        persistentStore: (any ResourceStore)? = nil
+        persistentStore: (any ResourceStore)? = nil,
+        authenticator: Authenticator? = nil
     ) -> Webservice {
         Webservice(
             transport: URLSessionTransport(),
             configuration: .init(
                 persistentStore: persistentStore,
                 monitor: recorder,
-                outbox: outbox ?? Outbox(directory: directory, retry: .whenNudged)
+                outbox: outbox ?? Outbox(directory: directory, retry: .whenNudged),
+                authenticator: authenticator
             )
         )
     }
@@ -256,16 +258,18 @@ struct OutboxTests {
             _ = try await box.withLock { $0 }!.load(post2)
             return Credential(account: expiredCredential.account, bearer: renewed)
         }
-        let webservice = Webservice(
-            transport: URLSessionTransport(),
-            configuration: .init(
-                monitor: recorder,
-                outbox: Outbox(directory: directory, retry: .whenNudged),
-                authenticator: authenticator
-            )
-        )
+        let webservice = webservice(authenticator: authenticator)
         box.withLock { box in box = webservice }
         return webservice
+    }
+
+    /// Loads post 1 on a screen of `webservice`, keeps its rename to "Kept" while the
+    /// server is away, and brings the server back: the write waits in the outbox.
+    private func keepRenameWhileAway(on webservice: Webservice) async throws {
+        let screen = await screen(on: webservice)
+        server.stop()
+        await sendQueued(try server.rename(1, to: "Kept").keptUntilSent(), from: screen)
+        try server.start()
     }
 
     @Test("a write that waited is sent with the credential when a renewal's own request wakes it")
@@ -273,10 +277,7 @@ struct OutboxTests {
         // Only the first 404 says the credential expired: the load sent again with the
         // renewed one does not refuse it, whether the write goes before or after.
         let webservice = authenticated(expired: [404], once: true)
-        let screen = await screen(on: webservice)
-        server.stop()
-        await sendQueued(try server.rename(1, to: "Kept").keptUntilSent(), from: screen)
-        try server.start()
+        try await keepRenameWhileAway(on: webservice)
 
         // Post 9 does not exist: its 404 counts as expired here, and the renewal's own
         // request, a 200 from the write's server, sends the write again.
@@ -301,10 +302,7 @@ struct OutboxTests {
         let webservice = authenticated(expired: [404], once: true) {
             _ = patched.wait(timeout: .now() + 2)
         }
-        let screen = await screen(on: webservice)
-        server.stop()
-        await sendQueued(try server.rename(1, to: "Kept").keptUntilSent(), from: screen)
-        try server.start()
+        try await keepRenameWhileAway(on: webservice)
 
         _ = try? await webservice.load(server.resource(ofPost: 9))
         await waitFor(1, Self.confirmed)
@@ -327,18 +325,8 @@ struct OutboxTests {
             await release.wait()
             return Credential(account: expired.account, bearer: "a2")
         }
-        let webservice = Webservice(
-            transport: URLSessionTransport(),
-            configuration: .init(
-                monitor: recorder,
-                outbox: Outbox(directory: directory, retry: .whenNudged),
-                authenticator: authenticator
-            )
-        )
-        let screen = await screen(on: webservice)
-        server.stop()
-        await sendQueued(try server.rename(1, to: "Kept").keptUntilSent(), from: screen)
-        try server.start()
+        let webservice = webservice(authenticator: authenticator)
+        try await keepRenameWhileAway(on: webservice)
 
         // The load whose 404 says the credential expired is cancelled while it waits for
         // the renewal, which sends no request of its own: nothing answers after it.
