@@ -1,7 +1,7 @@
 import Foundation
 
-/// Runs the HTTP scenario in child processes of this executable, one after the other,
-/// and pools their rounds row by row. At one load in flight the ratio moves by ±10 %
+/// Runs a scenario in child processes of this executable, one after the other, and
+/// pools their rounds row by row. At one load in flight the ratio moves by ±10 %
 /// from one process to the next while the A/A control stays within a few per cent, so
 /// one process's figure is not to be judged alone.
 enum ProcessPool {
@@ -15,13 +15,21 @@ enum ProcessPool {
         var description: String { "a child process ended with status \(status)" }
     }
 
-    /// The HTTP scenario measured in `processes` children, each row's rounds pooled.
+    /// A scenario measured in `processes` children, each row's rounds pooled.
     ///
     /// - Parameters:
+    ///   - scenario: The scenario's name, which the children are given first.
     ///   - processes: How many children to run, one after the other.
-    ///   - quick: Whether the children make a short run.
+    ///   - options: The children's other options, such as `--quick`.
+    ///   - cpu: The CPU the children run on, where ``Pinning`` is available; any by
+    ///     default.
     /// - Returns: One measurement per row, with the rounds of every child.
-    static func measureHTTP(in processes: Int, quick: Bool) throws -> [Measurement] {
+    static func measure(
+        _ scenario: String,
+        in processes: Int,
+        options: [String],
+        pinnedTo cpu: Int? = nil
+    ) throws -> [Measurement] {
         let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
         var runs: [[Measurement]] = []
         for index in 0..<processes {
@@ -29,9 +37,11 @@ enum ProcessPool {
                 .appending(path: "loadingkit-bench-\(getpid())-\(index).json")
             defer { try? FileManager.default.removeItem(at: output) }
             let child = Process()
-            child.executableURL = executable
-            child.arguments =
-                ["http", measurementsOption, output.path] + (quick ? ["--quick"] : [])
+            (child.executableURL, child.arguments) = Pinning.command(
+                running: executable,
+                [scenario, measurementsOption, output.path] + options,
+                on: cpu
+            )
             try child.run()
             child.waitUntilExit()
             guard child.terminationStatus == 0 else {

@@ -5,6 +5,11 @@ import LoadingKit
 struct BenchItem: Codable, Sendable, Identifiable, Equatable {
     let id: Int
     let title: String
+
+    /// `count` items, numbered from 0: 20 of them encode to about 1 KB of JSON.
+    static func list(count: Int) -> [BenchItem] {
+        (0..<count).map { BenchItem(id: $0, title: "Item number \($0) with some text") }
+    }
 }
 
 /// A `Loading` conformer that keeps no copy of its content.

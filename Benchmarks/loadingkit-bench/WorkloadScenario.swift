@@ -183,22 +183,22 @@ struct WorkloadScenario {
     private func handWrittenSession() async throws {
         let session = transport.session
         let list = BaselineState<[BenchItem]>()
-        list.value = try await HTTPScenario.fetch(session: session, url: pageURL(1))
+        list.value = try await HandWritten.fetch(session: session, url: pageURL(1))
         for id in Array(0..<Self.details) + Array(0..<Self.details) {
             let detail = BaselineState<BenchItem>()
-            detail.value = try await HTTPScenario.fetch(session: session, url: detailURL(id))
+            detail.value = try await HandWritten.fetch(session: session, url: detailURL(id))
         }
-        list.value = try await HTTPScenario.fetch(session: session, url: pageURL(1))
-        list.value = try await HTTPScenario.fetch(session: session, url: pageURL(1))
+        list.value = try await HandWritten.fetch(session: session, url: pageURL(1))
+        list.value = try await HandWritten.fetch(session: session, url: pageURL(1))
         for page in 2...6 {
-            let items: [BenchItem] = try await HTTPScenario.fetch(
+            let items: [BenchItem] = try await HandWritten.fetch(
                 session: session,
                 url: pageURL(page)
             )
             list.value?.append(contentsOf: items)
         }
         let reopened = BaselineState<[BenchItem]>()
-        reopened.value = try await HTTPScenario.fetch(session: session, url: pageURL(1))
+        reopened.value = try await HandWritten.fetch(session: session, url: pageURL(1))
         precondition(reopened.value?.count == Self.pageSize)
     }
 }

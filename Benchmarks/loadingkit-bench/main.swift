@@ -1,15 +1,18 @@
 import Foundation
 
-/// `loadingkit-bench [scenario…] [--json PATH] [--processes N] [--quick]`
+/// `loadingkit-bench [scenario…] [--json PATH] [--processes N] [--server URL] [--quick]`
 let usage = """
-    usage: loadingkit-bench [scenario…] [--json PATH] [--processes N] [--quick]
+    usage: loadingkit-bench [scenario…] [--json PATH] [--processes N] [--server URL] [--quick]
 
-    scenarios: http, mock-cycle, pagination, refresh-merge, coalescing, memory, store,
-      workload, outbox, mutation, polling, live
+    scenarios: side-by-side, http, mock-cycle, pagination, refresh-merge, coalescing,
+      memory, store, workload, outbox, mutation, polling, live
       (default: all)
       --json PATH      also write the results as JSON to PATH
-      --processes N    run the http rows in N processes, one after the other, and pool
-                       their rounds (default 5; 1, in this process, with --quick)
+      --processes N    run the side-by-side and http rows in N processes, one after
+                       the other, and pool their rounds (default 5; 1, in this
+                       process, with --quick)
+      --server URL     the side-by-side rows load the 1 KB list from URL, served by
+                       another server (nginx, say) instead of a child of this one
       --quick          a short run that checks every scenario executes
     """
 
@@ -18,6 +21,7 @@ var jsonPath: String?
 var measurementsPath: String?
 var processes: Int?
 var quick = false
+var serverURL: URL?
 var selected: [String] = []
 while !arguments.isEmpty {
     let argument = arguments.removeFirst()
@@ -44,6 +48,15 @@ while !arguments.isEmpty {
         measurementsPath = arguments.removeFirst()
     case "--quick":
         quick = true
+    case "--server":
+        guard let url = arguments.first.flatMap(URL.init(string:)) else {
+            print(usage)
+            exit(2)
+        }
+        arguments.removeFirst()
+        serverURL = url
+    case ServerProcess.option:
+        try ServerProcess.serve()
     case "--help", "-h":
         print(usage)
         exit(0)
@@ -56,7 +69,8 @@ while !arguments.isEmpty {
 }
 
 let all = [
-    "http", "mock-cycle", "pagination", "refresh-merge", "coalescing", "memory", "store",
+    "side-by-side", "http", "mock-cycle", "pagination", "refresh-merge", "coalescing", "memory",
+    "store",
     "workload", "outbox", "mutation", "polling", "live",
 ]
 if let unknown = selected.first(where: { !all.contains($0) }) {
@@ -70,8 +84,12 @@ let scenarios = selected.isEmpty ? all : selected
 #endif
 
 if let measurementsPath {
-    // A child of `ProcessPool`: measures the HTTP rows and hands them to its parent.
-    try ProcessPool.hand(try await HTTPScenario(quick: quick).run(), to: measurementsPath)
+    // A child of `ProcessPool`: measures its scenario's rows and hands them to its parent.
+    let measurements =
+        scenarios == ["side-by-side"]
+        ? try await SideBySideScenario(quick: quick, server: serverURL).run()
+        : try await HTTPScenario(quick: quick).run()
+    try ProcessPool.hand(measurements, to: measurementsPath)
     exit(0)
 }
 
@@ -83,7 +101,19 @@ for scenario in scenarios {
     do {
         switch scenario {
         case "http" where httpProcesses > 1:
-            rows += try ProcessPool.measureHTTP(in: httpProcesses, quick: quick).map(\.row)
+            let options = quick ? ["--quick"] : []
+            rows += try ProcessPool.measure(scenario, in: httpProcesses, options: options).map(
+                \.row
+            )
+        case "side-by-side" where httpProcesses > 1:
+            let options =
+                (quick ? ["--quick"] : []) + (serverURL.map { ["--server", "\($0)"] } ?? [])
+            rows += try ProcessPool.measure(
+                scenario,
+                in: httpProcesses,
+                options: options,
+                pinnedTo: 1
+            ).map(\.row)
         case "http": rows += try await HTTPScenario(quick: quick).run().map(\.row)
         case "mock-cycle": rows += try await mock.mockCycle()
         case "pagination": rows += try await mock.paginationScaling()
@@ -95,6 +125,8 @@ for scenario in scenarios {
         case "mutation": rows += try await MutationScenario(quick: quick).run()
         case "polling": rows += try await PollingScenario(quick: quick).run()
         case "live": rows += try await LiveScenario(quick: quick).run()
+        case "side-by-side":
+            rows += try await SideBySideScenario(quick: quick, server: serverURL).run().map(\.row)
         default: rows += try await mock.memory()
         }
     } catch {

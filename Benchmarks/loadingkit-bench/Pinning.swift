@@ -1,0 +1,35 @@
+import Foundation
+
+/// Runs a child process on one CPU with `taskset`, when there is one and more than one
+/// CPU: the side-by-side rows run the client on CPU 1 and its server on CPU 0, so
+/// that neither takes the other's core.
+///
+/// ```swift
+/// let (executable, arguments) = Pinning.command(running: binary, ["--serve"], on: 0)
+/// ```
+enum Pinning {
+    private static let taskset = "/usr/bin/taskset"
+
+    /// Whether children are pinned on this machine.
+    static var isAvailable: Bool {
+        ProcessInfo.processInfo.activeProcessorCount >= 2
+            && FileManager.default.isExecutableFile(atPath: taskset)
+    }
+
+    /// The executable and arguments that run `executable` with `arguments` on `cpu`,
+    /// or unpinned where pinning is not available.
+    ///
+    /// - Parameters:
+    ///   - executable: The program.
+    ///   - arguments: Its arguments.
+    ///   - cpu: The CPU it runs on, or `nil` for any.
+    /// - Returns: What to hand to `Process`.
+    static func command(
+        running executable: URL,
+        _ arguments: [String],
+        on cpu: Int?
+    ) -> (URL, [String]) {
+        guard let cpu, isAvailable else { return (executable, arguments) }
+        return (URL(fileURLWithPath: taskset), ["-c", "\(cpu)", executable.path] + arguments)
+    }
+}
