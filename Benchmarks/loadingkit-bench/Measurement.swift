@@ -1,7 +1,7 @@
 /// A scenario's comparison before it becomes a row, so that the rounds measured in
 /// several processes can be pooled into one row.
 struct Measurement: Codable {
-    /// The scenario and variant, such as `http-sequential 1 KB`.
+    /// The scenario and variant, such as `1 KB ×1 screen / hand`.
     let scenario: String
     /// The rounds measured.
     let comparison: Comparison

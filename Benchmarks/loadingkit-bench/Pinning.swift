@@ -10,11 +10,19 @@ import Foundation
 enum Pinning {
     private static let taskset = "/usr/bin/taskset"
 
-    /// Whether children are pinned on this machine.
-    static var isAvailable: Bool {
-        ProcessInfo.processInfo.activeProcessorCount >= 2
-            && FileManager.default.isExecutableFile(atPath: taskset)
-    }
+    /// Whether children are pinned on this machine: two CPUs or more, `taskset`, and
+    /// CPUs 0 and 1 allowed to this process.
+    static let isAvailable: Bool = {
+        guard ProcessInfo.processInfo.activeProcessorCount >= 2,
+            FileManager.default.isExecutableFile(atPath: taskset)
+        else { return false }
+        let probe = Process()
+        probe.executableURL = URL(fileURLWithPath: taskset)
+        probe.arguments = ["-c", "0,1", "/bin/true"]
+        guard (try? probe.run()) != nil else { return false }
+        probe.waitUntilExit()
+        return probe.terminationStatus == 0
+    }()
 
     /// The executable and arguments that run `executable` with `arguments` on `cpu`,
     /// or unpinned where pinning is not available.

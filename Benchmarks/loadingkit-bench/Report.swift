@@ -2,7 +2,7 @@ import Foundation
 
 /// One line of the report: a scenario's kit and baseline, their ratio and its budget.
 struct Row: Codable {
-    /// The scenario and variant, such as `http-sequential 1 KB`.
+    /// The scenario and variant, such as `1 KB ×1 screen / hand`.
     let scenario: String
     /// What is compared: `cpu` or `wall` (seconds per operation), `count`, or `rss`.
     let metric: String

@@ -43,6 +43,7 @@ final class ServerProcess {
         }
         guard let url = URL(string: String(decoding: line, as: UTF8.self)) else {
             process.terminate()
+            process.waitUntilExit()
             throw NotStarted()
         }
         self.url = url

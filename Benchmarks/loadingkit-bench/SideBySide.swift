@@ -48,7 +48,9 @@ struct SideBySide {
             for index in routes.indices.shuffled(using: &generator) {
                 let name = routes[index].name
                 let urls = (0..<perRound).map { load in
-                    url.appending(queryItems: [.init(name: "r", value: "\(name)\(round)-\(load)")])
+                    url.appending(queryItems: [
+                        .init(name: "r", value: "\(name)-\(inFlight)-\(round)-\(load)")
+                    ])
                 }
                 let sample = try await Self.time(urls, in: workers[index])
                 if round >= 0 {
@@ -130,7 +132,7 @@ extension SideBySide {
     }
 
     /// A completion-handler data task and a decode, on an ephemeral session of its own
-    /// with no `URLCache`, as the kit's and Get's were measured.
+    /// with no `URLCache`, as the kit's transport has (and Get was measured without one).
     private static func handWritten(named name: String) -> Route {
         assigning(named: name) {
             let configuration = URLSessionConfiguration.ephemeral
@@ -140,14 +142,23 @@ extension SideBySide {
         }
     }
 
-    /// A `Loading` screen per worker, loading with `load(resource:policy: .force)`.
+    /// A `Loading` screen per worker, loading with `load(resource:policy: .force)`; a
+    /// load that does not configure the screen fails the route, as the others throw.
     private static func screen() -> Route {
         let webservice = Webservice(transport: URLSessionTransport())
         return Route(name: "screen") {
             let screen = BenchScreen<[BenchItem]>(webservice: webservice)
             return { url in
+                let configured = screen.configured
                 await screen.load(resource: Resource<[BenchItem]>(url: url), policy: .force)
+                guard screen.configured == configured + 1 else { throw NotConfigured(url: url) }
             }
         }
+    }
+
+    /// A screen's load that ended without its value: failed, skipped or superseded.
+    struct NotConfigured: Error, CustomStringConvertible {
+        let url: URL
+        var description: String { "a screen's load of \(url) did not configure it" }
     }
 }

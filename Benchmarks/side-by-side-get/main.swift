@@ -21,8 +21,8 @@ while !arguments.isEmpty {
 }
 
 let get = "kean/Get 2.2.1"
-var scenario = await SideBySideScenario(quick: quick, server: server)
-await scenario.routes.append(
+var scenario = SideBySideScenario(quick: quick, server: server)
+scenario.routes.append(
     SideBySide.assigning(named: get) {
         let client = APIClient(baseURL: nil) { $0.sessionConfiguration.urlCache = nil }
         return { url in try await client.send(Request<[BenchItem]>(url: url)).value }

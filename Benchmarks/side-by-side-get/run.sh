@@ -42,5 +42,9 @@ let package = Package(
     ]
 )
 PACKAGE
-swift build -c release --package-path "$scratch" 2>&1 | tail -1
+if ! swift build -c release --package-path "$scratch" > "$scratch/build.log" 2>&1; then
+    cat "$scratch/build.log"
+    exit 1
+fi
+tail -1 "$scratch/build.log"
 "$scratch/.build/release/side-by-side-get" "$@"
