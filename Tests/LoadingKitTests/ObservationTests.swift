@@ -130,6 +130,24 @@ struct ObservationTests {
         #expect(changes.value == 1)
     }
 
+    @Test("starting a load of another resource reads no state for the code that starts it")
+    func loadReadsNoTrackedState() async throws {
+        mock.respond(to: "/episodes/1", with: .json(pilot))
+        mock.respond(to: "/episodes/2", with: .json(Episode(id: 2, title: "Second")))
+        let screen = ObservedScreen(transport: mock)
+        await screen.load(resource: Episode.resource(id: 1))
+        let changes = CounterSignal()
+        // A view's body that starts the next episode's load tracks none of the state.
+        let task = withObservationTracking {
+            screen.startLoading(resource: Episode.resource(id: 2))
+        } onChange: {
+            changes.increment()
+        }
+        await task.finish()
+        #expect(screen.loadingState.content?.id == 2)
+        #expect(changes.value == 0)
+    }
+
     @Test("a copy of the state kept elsewhere delays nothing: the release ends load and streams")
     func keptCopyDelaysNothing() async throws {
         let gate = MockTransport.Gate()

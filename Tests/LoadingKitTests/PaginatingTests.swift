@@ -1,6 +1,7 @@
 import Foundation
 import LoadingKit
 import LoadingKitTesting
+import Observation
 import Testing
 
 /// The rules of paginated lists, against `MockTransport` and its gates.
@@ -33,6 +34,23 @@ struct PaginatingTests {
         #expect(screen.configureCount == 2)
         #expect(screen.pagination.pagesLoaded == 2)
         #expect(screen.pagination.nextCursor == 3)
+    }
+
+    @Test("a page asked for in a view's body tracks none of the list's state")
+    func pageTracksNothing() async throws {
+        mock.respond(page: 1, posts: [1, 2, 3])
+        mock.respond(page: 2, posts: [4, 5, 6])
+        let screen = makeScreen()
+        await screen.loadFirstPage()
+        let changes = CounterSignal()
+        let task = withObservationTracking {
+            screen.loadNextPageIfNeeded(currentIndex: 2)
+        } onChange: {
+            changes.increment()
+        }
+        await task?.finish()
+        #expect(ids(screen) == [1, 2, 3, 4, 5, 6])
+        #expect(changes.value == 0)
     }
 
     @Test("a next page before the first page does nothing")

@@ -171,7 +171,7 @@ extension LoadingCore {
             report(.superseded, about: superseded.identity, for: loader)
         }
         let generation = begin()
-        let clears = forAnotherResource && !keepingPrevious && state.hasContent
+        let clears = forAnotherResource && !keepingPrevious && current.hasContent
         update(for: loader) {
             $0.begin(
                 activity,

@@ -295,7 +295,12 @@ public final class LoadingCore<Value: Sendable>: Observable {
     func pagination<Cursor>(of _: Cursor.Type) -> PaginationState<Cursor> {
         mayBeTracked = true
         registrar.access(self, keyPath: pagesKey)
-        return (pages as? PaginationBox<Cursor>)?.state ?? PaginationState()
+        return currentPagination(of: Cursor.self)
+    }
+
+    /// ``pagination(of:)`` as the kit reads it: no observation is registered.
+    func currentPagination<Cursor>(of _: Cursor.Type) -> PaginationState<Cursor> {
+        (pages as? PaginationBox<Cursor>)?.state ?? PaginationState()
     }
 
     /// Changes the window of pages in place, as one observable change.

@@ -84,7 +84,7 @@ extension Loading {
     /// content was shown.
     public func resetLoading() {
         let core = loading
-        let hadContent = loadingState.hasContent
+        let hadContent = loading.current.hasContent
         _ = core.cancel()
         core.dropDeferredPages()
         core.forgetResource()

@@ -12,7 +12,7 @@ extension Paginating {
         }
         guard applied.isOwn, applied.edit.namesItems else { return }
         let webservice = self.webservice
-        for cursor in pagination.heldCursors {
+        for cursor in currentPagination.heldCursors {
             let page = resource(forPage: cursor)
             _ = webservice.editStoredValue(of: page.identity, as: page, notifies: true) { page in
                 var items = ResourceType(page.items)

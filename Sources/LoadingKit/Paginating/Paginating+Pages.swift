@@ -90,7 +90,8 @@ extension Paginating {
     @discardableResult
     public func loadNextPageIfNeeded(currentIndex: Int) -> LoadTask? {
         let count = loading.current.content?.count ?? 0
-        guard pagination.pageError == nil, currentIndex >= count - 1 - prefetchDistance else {
+        guard currentPagination.pageError == nil, currentIndex >= count - 1 - prefetchDistance
+        else {
             return nil
         }
         return startedTask(beginPage(.next))
@@ -105,7 +106,7 @@ extension Paginating {
     ///   load to end.
     @discardableResult
     public func loadPreviousPageIfNeeded(currentIndex: Int) -> LoadTask? {
-        guard pagination.previousPageError == nil, currentIndex <= prefetchDistance else {
+        guard currentPagination.previousPageError == nil, currentIndex <= prefetchDistance else {
             return nil
         }
         return startedTask(beginPage(.previous))

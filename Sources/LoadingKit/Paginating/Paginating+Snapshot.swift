@@ -33,12 +33,13 @@ extension Paginating {
         let store = webservice.store
         let first = resource(forPage: nil)
         let identity = listIdentity(of: first)
-        guard store.limits.isEnabled, pagination.hasFirstPage, core.stateIdentity == identity,
+        guard store.limits.isEnabled, currentPagination.hasFirstPage,
+            core.stateIdentity == identity,
             !core.current.isPreviousContent,
             (core.subscription as? StoreSubscription<Self>)?.showsItemChanges != true,
             let items = core.current.content, let loadedAt = core.current.loadedAt
         else { return false }
-        let head = resource(forPage: pagination.headCursor)
+        let head = resource(forPage: currentPagination.headCursor)
         guard let headPage = store.entry(for: head.identity),
             core.contentDirectives?.forbidsStoring != true
         else {
@@ -47,7 +48,7 @@ extension Paginating {
         }
         let age = loadedAt.duration(to: loadingClock.continuousNow)
         let storedAt = webservice.configuration.clock.continuousNow.advanced(by: .zero - age)
-        let window = pagination.restorable(holding: items.count)
+        let window = currentPagination.restorable(holding: items.count)
         let snapshot = Snapshot(items: items, window: window)
         let directives = core.contentDirectives ?? CacheDirectives()
         let sequence = store.nextSequence()

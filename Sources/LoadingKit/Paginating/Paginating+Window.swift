@@ -70,10 +70,12 @@ extension Paginating {
         first: Resource<Page<ResourceType.Element, Cursor>>
     ) -> LoadStart {
         let identity = listIdentity(of: first)
-        if !policy.ignoresCache, !pagination.hasFirstPage || loading.stateIdentity != identity {
+        if !policy.ignoresCache,
+            !currentPagination.hasFirstPage || loading.stateIdentity != identity
+        {
             showSnapshot(of: identity, first: first)
         }
-        guard pagination.hasFirstPage, loading.stateIdentity == identity else {
+        guard currentPagination.hasFirstPage, loading.stateIdentity == identity else {
             return beginFirstPage(first, policy: policy)
         }
         if let existing = loading.existingLoad(for: policy, of: identity, for: self) {
@@ -133,7 +135,8 @@ extension Paginating {
     /// list is scrolled back up —; `nil` at the head, or with no pages of the list.
     fileprivate func beginRefreshAwayFromHead() -> LoadStart? {
         let identity = listIdentity(of: resource(forPage: nil))
-        guard !pagination.isAtHead, pagination.hasFirstPage, loading.stateIdentity == identity
+        guard !currentPagination.isAtHead, currentPagination.hasFirstPage,
+            loading.stateIdentity == identity
         else { return nil }
         return beginReloadOfPages(identity: identity, policy: .force, showing: .refreshing)
     }
@@ -145,8 +148,8 @@ extension Paginating {
         policy: LoadPolicy,
         showing activity: LoadingActivity? = nil
     ) -> LoadStart {
-        let cursor = pagination.headCursor
-        let count = pagination.pagesLoaded
+        let cursor = currentPagination.headCursor
+        let count = currentPagination.pagesLoaded
         // Items published at the head push the last item shown past the pages held:
         // up to as many pages again (within `maxPages`) are loaded until it is covered.
         let covering = min(count * 2, max(count, maxPages ?? .max))
@@ -199,7 +202,7 @@ extension Paginating {
         let pageInFlight: LoadingActivity =
             direction == .next ? .loadingNextPage : .loadingPreviousPage
         guard activity != pageInFlight else { return .skipped }
-        let pagination = self.pagination
+        let pagination = currentPagination
         // Before the first page shows, a page waits for the list's load in flight, and
         // is refused without one.
         guard core.current.content != nil || core.currentOperation != nil,
@@ -276,7 +279,7 @@ extension Paginating {
     /// What replaces the content when a refresh cannot merge: the first page, when the
     /// content is pages.
     fileprivate func firstPageReplacement() -> ReplacementFetch<Self>? {
-        guard pagination.hasFirstPage else { return nil }
+        guard currentPagination.hasFirstPage else { return nil }
         let resource = self.resource(forPage: nil)
         let webservice = self.webservice
         return {
@@ -291,7 +294,9 @@ extension Paginating {
         sentAs refresh: Resource<ResourceType>
     ) -> RefreshHeadFetch<Self>? {
         let first = resource(forPage: nil)
-        guard pagination.hasFirstPage, refresh.sendsSameRequest(as: first) else { return nil }
+        guard currentPagination.hasFirstPage, refresh.sendsSameRequest(as: first) else {
+            return nil
+        }
         let webservice = self.webservice
         return {
             let fetched = try await webservice.fetch(first, notifies: false)
@@ -330,7 +335,7 @@ extension Paginating {
         _ fetched: [Fetched<Page<ResourceType.Element, Cursor>>],
         from cursor: Cursor?
     ) throws(LoadingError) {
-        if loading.current.content != nil, fetched.count == pagination.pagesLoaded,
+        if loading.current.content != nil, fetched.count == currentPagination.pagesLoaded,
             fetched.allSatisfy({ $0.isNotModified })
         {
             loading.record(.freshness(fetched.first?.cacheDirectives))

@@ -84,6 +84,12 @@ extension Paginating {
     /// Where the list is: the window of pages its core holds. The kit changes it.
     public var pagination: PaginationState<Cursor> { loading.pagination(of: Cursor.self) }
 
+    /// ``pagination`` as the kit reads it: no observation is registered, so that a
+    /// page or a load started in a view's body makes the view track nothing.
+    var currentPagination: PaginationState<Cursor> {
+        loading.currentPagination(of: Cursor.self)
+    }
+
     /// Changes the window of pages in place.
     func changePagination<Result>(_ change: (inout PaginationState<Cursor>) -> Result) -> Result {
         loading.changePagination(of: Cursor.self, change)
