@@ -97,8 +97,9 @@ private struct WriteRun {
         isReachable = true
         let outbox = outbox
         loads.append(Task { await outbox.resume() })
-        guard await settle() else {
-            return ["never settled after \(steps.suffix(6))"]
+        if let unsettled = await settle() {
+            printTrace()
+            return ["never settled (\(unsettled)) after \(steps.suffix(6))"]
         }
         // The user retries what failed, as a pull to refresh would.
         let failed = screens.filter { $0.loadingState.error != nil }
@@ -107,8 +108,9 @@ private struct WriteRun {
             for screen in failed {
                 load(screen, policy: .force)
             }
-            guard await settle() else {
-                return ["never settled after \(steps.suffix(6))"]
+            if let unsettled = await settle() {
+                printTrace()
+                return ["never settled (\(unsettled)) after \(steps.suffix(6))"]
             }
         }
         var violations: [String] = []
@@ -134,6 +136,13 @@ private struct WriteRun {
             print(recorder.lines.joined(separator: "\n"))
         }
         return violations.map { "\($0), server \(server.title), after \(steps.suffix(6))" }
+    }
+
+    /// Prints the end of the run's steps and of the kit's events: a run that never
+    /// settles in CI's thousands of sequences may not settle again when replayed alone.
+    private func printTrace() {
+        print("steps:\n" + steps.suffix(40).joined(separator: "\n"))
+        print("events:\n" + recorder.lines.suffix(80).joined(separator: "\n"))
     }
 
     private mutating func step() async {
@@ -251,32 +260,50 @@ private struct WriteRun {
     }
 
     /// Answers every request with success until nothing is pending, no mutation is in
-    /// flight and no screen loads, across several drains in a row; `false` when that
-    /// never comes.
-    private mutating func settle() async -> Bool {
+    /// flight and no screen loads, across several drains in a row; when that never
+    /// comes, what was still under way at the last drain.
+    private mutating func settle() async -> String? {
         var quiet = 0
+        var underWay: [String] = []
         for _ in 0..<2_000 {
             let pending = transport.pending
             for request in pending {
                 answer(request, outcome: 3)
             }
             await drain()
-            // A replay of the outbox runs on another thread: it is over once no kept
-            // write waits.
-            let isQuiet =
-                pending.isEmpty && transport.pending.isEmpty
-                && !mutations.contains(where: \.isInFlight)
-                && !screens.contains(where: { $0.loadingState.isLoading })
-                && (!isReachable || outbox.pendingWrites.isEmpty)
-            quiet = isQuiet ? quiet + 1 : 0
+            underWay = stillUnderWay(answered: pending.count)
+            quiet = underWay.isEmpty ? quiet + 1 : 0
             if quiet == 3 {
                 for load in loads {
                     await load.valuePropagatingCancellation
                 }
-                return true
+                return nil
             }
         }
-        return false
+        return underWay.isEmpty ? "quiet for \(quiet) drains" : underWay.joined(separator: ", ")
+    }
+
+    /// What keeps the run from settling after a drain that answered `answered`
+    /// requests. A replay of the outbox runs on another thread: it is over once no kept
+    /// write waits.
+    private func stillUnderWay(answered: Int) -> [String] {
+        var underWay: [String] = []
+        if answered > 0 || !transport.pending.isEmpty {
+            underWay.append("\(answered) answered, \(transport.pending.count) pending")
+        }
+        let sending = mutations.filter(\.isInFlight).count
+        if sending > 0 {
+            underWay.append("mutations in flight: \(sending)")
+        }
+        for (index, screen) in screens.enumerated() where screen.loadingState.isLoading {
+            underWay.append("screen \(index) loading")
+        }
+        let kept = outbox.pendingWrites
+        if isReachable, !kept.isEmpty {
+            let names = kept.map { "\($0.method.rawValue) #\($0.sequence)" }
+            underWay.append("kept writes waiting: \(names.joined(separator: ", "))")
+        }
+        return underWay
     }
 
     private func drain() async {
