@@ -148,6 +148,23 @@ struct ObservationTests {
         #expect(changes.value == 0)
     }
 
+    @Test("a reset started in a view's body reads no state for the code that starts it")
+    func resetReadsNoTrackedState() async throws {
+        mock.respond(to: "/episodes/1", with: .json(pilot))
+        mock.respond(to: "/episodes/1", with: .json(pilot))
+        let screen = ObservedScreen(transport: mock)
+        await screen.load(resource: Episode.resource(id: 1))
+        let changes = CounterSignal()
+        withObservationTracking {
+            screen.resetLoading()
+        } onChange: {
+            changes.increment()
+        }
+        await screen.load(resource: Episode.resource(id: 1))
+        #expect(screen.loadingState.content == pilot)
+        #expect(changes.value == 0)
+    }
+
     @Test("a copy of the state kept elsewhere delays nothing: the release ends load and streams")
     func keptCopyDelaysNothing() async throws {
         let gate = MockTransport.Gate()

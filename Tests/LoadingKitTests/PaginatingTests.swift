@@ -53,6 +53,23 @@ struct PaginatingTests {
         #expect(changes.value == 0)
     }
 
+    @Test("a first page reloaded from a view's body tracks none of the list's state")
+    func firstPageTracksNothing() async throws {
+        mock.respond(page: 1, posts: [1, 2, 3])
+        mock.respond(page: 1, posts: [1, 2, 3])
+        let screen = makeScreen()
+        await screen.loadFirstPage()
+        let changes = CounterSignal()
+        let task = withObservationTracking {
+            screen.startLoadingFirstPage(policy: .force)
+        } onChange: {
+            changes.increment()
+        }
+        await task.finish()
+        #expect(mock.requests.count == 2)
+        #expect(changes.value == 0)
+    }
+
     @Test("a next page before the first page does nothing")
     func nextBeforeFirst() async throws {
         let screen = makeScreen()

@@ -32,6 +32,7 @@ struct WriteModelTests {
 /// One seeded sequence of writes.
 @MainActor
 private struct WriteRun {
+    private let seed: UInt64
     private let random: RandomSource
     private let progress = CounterSignal()
     private let transport: HeldTransport
@@ -56,6 +57,7 @@ private struct WriteRun {
     private var steps: [String] = []
 
     init(seed: UInt64) {
+        self.seed = seed
         random = .seeded(seed &* 0x9E37_79B9 &+ 7)
         transport = HeldTransport(signalling: progress)
         outbox = Outbox(directory: Self.directory(seed: seed), retry: .whenNudged, log: { _ in })
@@ -141,7 +143,7 @@ private struct WriteRun {
     /// Prints the end of the run's steps and of the kit's events: a run that never
     /// settles in CI's thousands of sequences may not settle again when replayed alone.
     private func printTrace() {
-        print("steps:\n" + steps.suffix(40).joined(separator: "\n"))
+        print("writes, seed \(seed), steps:\n" + steps.suffix(40).joined(separator: "\n"))
         print("events:\n" + recorder.lines.suffix(80).joined(separator: "\n"))
     }
 
@@ -288,8 +290,9 @@ private struct WriteRun {
     /// write waits.
     private func stillUnderWay(answered: Int) -> [String] {
         var underWay: [String] = []
-        if answered > 0 || !transport.pending.isEmpty {
-            underWay.append("\(answered) answered, \(transport.pending.count) pending")
+        let pending = transport.pending.count
+        if answered > 0 || pending > 0 {
+            underWay.append("\(answered) answered, \(pending) pending")
         }
         let sending = mutations.filter(\.isInFlight).count
         if sending > 0 {
