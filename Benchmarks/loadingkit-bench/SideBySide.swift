@@ -40,6 +40,8 @@ struct SideBySide {
     ///     workers.
     /// - Returns: Each route's samples by name, in the order of the rounds.
     func measure(at url: URL, inFlight: Int) async throws -> [String: [Sample]] {
+        // Samples are kept by name: two routes named alike would mix theirs.
+        precondition(Set(routes.map(\.name)).count == routes.count, "route names repeat")
         let workers = routes.map { route in (0..<inFlight).map { _ in route.worker() } }
         var samples: [String: [Sample]] = [:]
         var generator = SystemRandomNumberGenerator()
