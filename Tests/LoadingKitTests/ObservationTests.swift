@@ -99,12 +99,7 @@ struct ObservationTests {
     func observableLoader() async throws {
         mock.respond(to: "/episodes/1", with: .json(pilot))
         let screen = ObservedScreen(transport: mock)
-        let changes = CounterSignal()
-        withObservationTracking {
-            _ = screen.loadingState.placeholder
-        } onChange: {
-            changes.increment()
-        }
+        let (_, changes) = trackingChanges { _ = screen.loadingState.placeholder }
         let states = screen.states
         #expect(changes.value == 0)
         await screen.load(resource: Episode.resource(id: 1))
@@ -120,12 +115,7 @@ struct ObservationTests {
         let screen = ObservedScreen(transport: mock)
         // Nobody has read the state: its changes tell the registrar nothing.
         await screen.load(resource: Episode.resource(id: 1))
-        let changes = CounterSignal()
-        withObservationTracking {
-            _ = screen.loadingState.placeholder
-        } onChange: {
-            changes.increment()
-        }
+        let (_, changes) = trackingChanges { _ = screen.loadingState.placeholder }
         await screen.load(resource: Episode.resource(id: 1), policy: .force)
         #expect(changes.value == 1)
     }
@@ -136,12 +126,9 @@ struct ObservationTests {
         mock.respond(to: "/episodes/2", with: .json(Episode(id: 2, title: "Second")))
         let screen = ObservedScreen(transport: mock)
         await screen.load(resource: Episode.resource(id: 1))
-        let changes = CounterSignal()
         // A view's body that starts the next episode's load tracks none of the state.
-        let task = withObservationTracking {
+        let (task, changes) = trackingChanges {
             screen.startLoading(resource: Episode.resource(id: 2))
-        } onChange: {
-            changes.increment()
         }
         await task.finish()
         #expect(screen.loadingState.content?.id == 2)
@@ -154,12 +141,7 @@ struct ObservationTests {
         mock.respond(to: "/episodes/1", with: .json(pilot))
         let screen = ObservedScreen(transport: mock)
         await screen.load(resource: Episode.resource(id: 1))
-        let changes = CounterSignal()
-        withObservationTracking {
-            screen.resetLoading()
-        } onChange: {
-            changes.increment()
-        }
+        let (_, changes) = trackingChanges { screen.resetLoading() }
         await screen.load(resource: Episode.resource(id: 1))
         #expect(screen.loadingState.content == pilot)
         #expect(changes.value == 0)

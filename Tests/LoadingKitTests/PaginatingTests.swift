@@ -1,7 +1,6 @@
 import Foundation
 import LoadingKit
 import LoadingKitTesting
-import Observation
 import Testing
 
 /// The rules of paginated lists, against `MockTransport` and its gates.
@@ -42,12 +41,7 @@ struct PaginatingTests {
         mock.respond(page: 2, posts: [4, 5, 6])
         let screen = makeScreen()
         await screen.loadFirstPage()
-        let changes = CounterSignal()
-        let task = withObservationTracking {
-            screen.loadNextPageIfNeeded(currentIndex: 2)
-        } onChange: {
-            changes.increment()
-        }
+        let (task, changes) = trackingChanges { screen.loadNextPageIfNeeded(currentIndex: 2) }
         await task?.finish()
         #expect(ids(screen) == [1, 2, 3, 4, 5, 6])
         #expect(changes.value == 0)
@@ -59,12 +53,7 @@ struct PaginatingTests {
         mock.respond(page: 1, posts: [1, 2, 3])
         let screen = makeScreen()
         await screen.loadFirstPage()
-        let changes = CounterSignal()
-        let task = withObservationTracking {
-            screen.startLoadingFirstPage(policy: .force)
-        } onChange: {
-            changes.increment()
-        }
+        let (task, changes) = trackingChanges { screen.startLoadingFirstPage(policy: .force) }
         await task.finish()
         #expect(mock.requests.count == 2)
         #expect(changes.value == 0)
